@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { CauseSchema } from './causes';
+import { DonationResultSchema } from './donation';
+import { FrequencySchema } from './frequencies';
+
+/** Every API path, defined once (spec section 7: base path /api). */
+export const API_PATHS = {
+  processDonation: '/api/process-donation',
+  donationStats: '/api/donations/stats',
+} as const;
+
+/** Cookie the server sets on the page with the CSRF token (issue #2; spec section 7). */
+export const CSRF_COOKIE_NAME = 'XSRF-TOKEN';
+/** Header in which the page echoes the CSRF cookie's value (issue #2; spec section 7). */
+export const CSRF_HEADER_NAME = 'X-XSRF-TOKEN';
+
+/** Fallback error when a donation call fails without a message (spec section 8). */
+export const DONATION_FAILED_FALLBACK = 'Failed to process donation';
+
+/** 200 answer of `POST /api/process-donation`: `{success: true, data: DonationResult}` (spec section 7). */
+export const ProcessDonationSuccessSchema = z.object({
+  success: z.literal(true),
+  data: DonationResultSchema,
+});
+/** A successful process-donation answer. */
+export type ProcessDonationSuccess = z.infer<typeof ProcessDonationSuccessSchema>;
+
+/**
+ * Every API failure: `{success: false, error, fieldErrors?}`. `error` is a sentence a donor can read;
+ * `fieldErrors` (400 only) maps a field's dotted path (`creditCard.number`) to its message, never its value.
+ */
+export const ApiErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  fieldErrors: z.record(z.string(), z.string()).optional(),
+});
+/** A failed API answer. */
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+const TotalsSchema = { totalRaised: z.number(), donationCount: z.number().int() };
+
+/**
+ * 200 answer of `GET /api/donations/stats` over succeeded donations (issue #2); amounts in dollars,
+ * `donorCount` counts distinct e-mail addresses, case-insensitive.
+ */
+export const DonationStatsSchema = z.object({
+  currency: z.literal('USD'),
+  totalRaised: z.number(),
+  donationCount: z.number().int(),
+  donorCount: z.number().int(),
+  byCause: z.array(z.object({ cause: CauseSchema, ...TotalsSchema })),
+  byFrequency: z.array(z.object({ frequency: FrequencySchema, ...TotalsSchema })),
+});
+/** Donation totals for `GET /api/donations/stats`. */
+export type DonationStats = z.infer<typeof DonationStatsSchema>;

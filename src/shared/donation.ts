@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { AmountDollarsSchema } from './amounts';
+import { CardBrandSchema, detectCardBrand, EXPIRY_YEAR_COUNT, isCardExpired, stripCardNumber } from './card';
+import { CauseSchema } from './causes';
+import {
+  CardholderNameSchema,
+  CardNumberInputSchema,
+  CvvSchema,
+  DonorEmailSchema,
+  DonorNameSchema,
+  ExpiryMonthSchema,
+  ExpiryYearSchema,
+  MAX_LENGTHS,
+  optionalText,
+  PanSchema,
+} from './field-rules';
+import { FrequencySchema } from './frequencies';
+
+/** Message shown when the chosen expiry month and year are in the past (issue #2). */
+export const CARD_EXPIRED_MESSAGE = 'Card has expired';
+/** Message shown when an expiry year is beyond the 21 offered (spec section 3). */
+export const EXPIRY_YEAR_RANGE_MESSAGE = 'Please choose a year from the list';
+
+/** What the donor picked on the selection screen (spec section 3, "Donation selection"); amount in dollars. */
+export const DonationSelectionSchema = z.strictObject({
+  amount: AmountDollarsSchema,
+  frequency: FrequencySchema,
+  cause: CauseSchema,
+});
+/** A complete donation selection: `{amount (dollars), frequency, cause}`. */
+export type DonationSelection = z.infer<typeof DonationSelectionSchema>;
+
+/** What the thank-you page shows (spec section 3, "Donation result"); amount in dollars. */
+export const DonationResultSchema = z.strictObject({
+  amount: z.number(),
+  donorName: z.string(),
+  transactionId: z.string(),
+  isTestPayment: z.boolean(),
+});
+/** The outcome of a successful donation: `{amount (dollars), donorName, transactionId, isTestPayment}`. */
+export type DonationResult = z.infer<typeof DonationResultSchema>;
+
+/**
+ * Adds 'Card has expired' (issue #2) and the year range (spec section 3: current year + 20) to a
+ * schema with `expiryMonth` and `expiryYear`; the issue is reported on `expiryMonth`'s path.
+ * Runs only once month and year are both well formed, whatever the other fields hold.
+ */
+function withExpiryCheck<T extends z.ZodType<{ expiryMonth: string; expiryYear: string }>>(schema: T) {
+  const wellFormed = (value: unknown) => {
+    const card = value as { expiryMonth?: unknown; expiryYear?: unknown };
+    return (
+      typeof card.expiryMonth === 'string' &&
+      /^(0[1-9]|1[0-2])$/.test(card.expiryMonth) &&
+      typeof card.expiryYear === 'string' &&
+      /^\d{4}$/.test(card.expiryYear)
+    );
+  };
+  return schema
+    .refine((card) => !isCardExpired(card.expiryMonth, card.expiryYear), {
+      message: CARD_EXPIRED_MESSAGE,
+      path: ['expiryMonth'],
+      when: (payload) => wellFormed(payload.value),
+    })
+    .refine((card) => Number(card.expiryYear) < new Date().getFullYear() + EXPIRY_YEAR_COUNT, {
+      message: EXPIRY_YEAR_RANGE_MESSAGE,
+      path: ['expiryYear'],
+      when: (payload) => wellFormed(payload.value),
+    });
+}
+
+/**
+ * Card details in the API payload (spec section 3): `number` is the PAN without spaces; `type` is
+ * the browser's brand guess, accepted for the spec's sake and never trusted (the server recomputes it).
+ */
+export const CreditCardSchema = withExpiryCheck(
+  z.strictObject({
+    number: PanSchema,
+    holderName: CardholderNameSchema,
+    expiryMonth: ExpiryMonthSchema,
+    expiryYear: ExpiryYearSchema,
+    cvv: CvvSchema,
+    type: CardBrandSchema.optional(),
+  }),
+);
+
+/** Billing address (spec section 3); every line optional and may be an empty string. */
+export const DonorAddressSchema = z.strictObject({
+  street: optionalText('Street address', MAX_LENGTHS.street).optional(),
+  city: optionalText('City', MAX_LENGTHS.city).optional(),
+  state: optionalText('State / Province', MAX_LENGTHS.state).optional(),
+  zipCode: optionalText('ZIP / Postal code', MAX_LENGTHS.zipCode).optional(),
+  country: optionalText('Country', MAX_LENGTHS.country).optional(),
+});
+/** A billing address: `{street?, city?, state?, zipCode?, country?}`. */
+export type DonorAddress = z.infer<typeof DonorAddressSchema>;
+
+/**
+ * Body of `POST /api/process-donation` (spec section 3 "Donation submission payload", plus `cause`,
+ * issue #2). Strict: unknown fields are rejected and nothing is coerced; amount in dollars.
+ */
+export const DonationSubmissionSchema = z.strictObject({
+  amount: AmountDollarsSchema,
+  frequency: FrequencySchema,
+  cause: CauseSchema,
+  donorName: DonorNameSchema,
+  donorEmail: DonorEmailSchema,
+  donorPhone: optionalText('Phone number', MAX_LENGTHS.phone).optional(),
+  donorAddress: DonorAddressSchema.optional(),
+  paymentMethod: z.literal('credit_card', { error: 'Payment method must be credit_card' }),
+  message: optionalText('Message', MAX_LENGTHS.message).optional(),
+  isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).default(false),
+  creditCard: CreditCardSchema,
+});
+/** A validated donation submission (amount in dollars). */
+export type DonationSubmission = z.infer<typeof DonationSubmissionSchema>;
+/** A donation submission as a client sends it, before defaults are applied. */
+export type DonationSubmissionInput = z.input<typeof DonationSubmissionSchema>;
+
+/**
+ * The donation form's values (spec section 2, "Donation form"); labels are in issue #2.
+ * The card number is as typed, grouped in fours; selects hold '' until chosen.
+ */
+export const DonationFormSchema = withExpiryCheck(
+  z.object({
+    donorName: DonorNameSchema,
+    donorEmail: DonorEmailSchema,
+    donorPhone: optionalText('Phone number', MAX_LENGTHS.phone),
+    street: optionalText('Street address', MAX_LENGTHS.street),
+    city: optionalText('City', MAX_LENGTHS.city),
+    state: optionalText('State / Province', MAX_LENGTHS.state),
+    zipCode: optionalText('ZIP / Postal code', MAX_LENGTHS.zipCode),
+    country: optionalText('Country', MAX_LENGTHS.country),
+    cardNumber: CardNumberInputSchema,
+    cardholderName: CardholderNameSchema,
+    expiryMonth: ExpiryMonthSchema,
+    expiryYear: ExpiryYearSchema,
+    cvv: CvvSchema,
+    message: optionalText('Message', MAX_LENGTHS.message),
+    isAnonymous: z.boolean(),
+  }),
+);
+/** Validated values of the donation form. */
+export type DonationFormValues = z.infer<typeof DonationFormSchema>;
+
+/** The donation form's values before anything is typed. */
+export const EMPTY_DONATION_FORM: DonationFormValues = {
+  donorName: '',
+  donorEmail: '',
+  donorPhone: '',
+  street: '',
+  city: '',
+  state: '',
+  zipCode: '',
+  country: '',
+  cardNumber: '',
+  cardholderName: '',
+  expiryMonth: '',
+  expiryYear: '',
+  cvv: '',
+  message: '',
+  isAnonymous: false,
+};
+
+/**
+ * Builds the API payload from the selection and the form (spec section 3): the card number loses
+ * its spaces, `paymentMethod` is always `credit_card`, `type` is the detected brand.
+ */
+export function toDonationSubmission(selection: DonationSelection, form: DonationFormValues): DonationSubmission {
+  const number = stripCardNumber(form.cardNumber);
+  return {
+    amount: selection.amount,
+    frequency: selection.frequency,
+    cause: selection.cause,
+    donorName: form.donorName,
+    donorEmail: form.donorEmail,
+    donorPhone: form.donorPhone,
+    donorAddress: {
+      street: form.street,
+      city: form.city,
+      state: form.state,
+      zipCode: form.zipCode,
+      country: form.country,
+    },
+    paymentMethod: 'credit_card',
+    message: form.message,
+    isAnonymous: form.isAnonymous,
+    creditCard: {
+      number,
+      holderName: form.cardholderName,
+      expiryMonth: form.expiryMonth,
+      expiryYear: form.expiryYear,
+      cvv: form.cvv,
+      type: detectCardBrand(number),
+    },
+  };
+}

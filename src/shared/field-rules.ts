@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { isValidCvv, passesLuhn, PAN_MAX_DIGITS, PAN_MIN_DIGITS, stripCardNumber } from './card';
+
+/** A check on a trimmed string and the message shown when it fails. */
+type Rule = readonly [test: (value: string) => boolean, message: string];
+
+/**
+ * A string schema that trims its input, then reports only the first failing rule, so a donor sees
+ * one message per field in the order the spec lists them (spec section 5). No coercion: a
+ * non-string input fails with the first rule's message.
+ */
+function textField(rules: readonly [Rule, ...Rule[]]) {
+  return z
+    .string({ error: rules[0][1] })
+    .trim()
+    .superRefine((value, ctx) => {
+      const failed = rules.find(([test]) => !test(value));
+      if (failed) ctx.addIssue({ code: 'custom', message: failed[1] });
+    });
+}
+
+const present: Rule[0] = (value) => value.length > 0;
+const atLeast = (n: number): Rule[0] => (value) => value.length >= n;
+const atMost = (n: number): Rule[0] => (value) => value.length <= n;
+
+/** Longest accepted text per field, in characters (issue #3: "Strings are length-limited at the schema"). */
+export const MAX_LENGTHS = {
+  name: 100,
+  email: 254,
+  phone: 40,
+  street: 200,
+  city: 100,
+  state: 100,
+  zipCode: 20,
+  country: 100,
+  message: 1000,
+} as const;
+
+/** Minimum characters of a donor or cardholder name (spec section 9). */
+export const NAME_MIN_LENGTH = 2;
+
+// NOTE: a pragmatic e-mail check (one @, a dot in the domain, no spaces), as browsers' type=email does;
+// the receipt e-mail is the real proof that an address works.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Donor name: required, at least 2 characters (spec section 5). */
+export const DonorNameSchema = textField([
+  [present, 'Name is required'],
+  [atLeast(NAME_MIN_LENGTH), 'Name must be at least 2 characters'],
+  [atMost(MAX_LENGTHS.name), `Name must be at most ${MAX_LENGTHS.name} characters`],
+]);
+
+/** Donor e-mail: required and valid (spec section 5). */
+export const DonorEmailSchema = textField([
+  [present, 'Email is required'],
+  [(v) => EMAIL_PATTERN.test(v), 'Please enter a valid email address'],
+  [atMost(MAX_LENGTHS.email), `Email must be at most ${MAX_LENGTHS.email} characters`],
+]);
+
+/** An optional text field (phone, address lines, message): may be empty, at most `maxLength` characters. */
+export function optionalText(label: string, maxLength: number) {
+  return textField([[atMost(maxLength), `${label} must be at most ${maxLength} characters`]]);
+}
+
+/** Cardholder name: required, at least 2 characters (spec section 5). */
+export const CardholderNameSchema = textField([
+  [present, 'Cardholder name is required'],
+  [atLeast(NAME_MIN_LENGTH), 'Name must be at least 2 characters'],
+  [atMost(MAX_LENGTHS.name), `Name must be at most ${MAX_LENGTHS.name} characters`],
+]);
+
+const isValidPan = (digits: string) =>
+  /^\d+$/.test(digits) && digits.length >= PAN_MIN_DIGITS && digits.length <= PAN_MAX_DIGITS && passesLuhn(digits);
+
+/** Card number as typed in the form: spaces ignored, then digits only and a valid Luhn checksum (spec section 5). */
+export const CardNumberInputSchema = textField([
+  [present, 'Card number is required'],
+  [(v) => isValidPan(stripCardNumber(v)), 'Please enter a valid card number'],
+]);
+
+/** Card number (PAN) as the API takes it: digits only, no spaces (spec section 3), with a valid Luhn checksum. */
+export const PanSchema = textField([
+  [present, 'Card number is required'],
+  [isValidPan, 'Please enter a valid card number'],
+]);
+
+/** CVV: required, 3 or 4 digits whatever the brand (spec section 5). */
+export const CvvSchema = textField([
+  [present, 'CVV is required'],
+  [isValidCvv, 'CVV must be 3-4 digits'],
+]);
+
+/** Expiry month: required, '01'..'12' (spec section 5). */
+export const ExpiryMonthSchema = textField([
+  [present, 'Month is required'],
+  [(v) => /^(0[1-9]|1[0-2])$/.test(v), 'Month is required'],
+]);
+
+/** Expiry year: required, a four-digit year (spec section 5); whether it is in the offered range is checked with the month. */
+export const ExpiryYearSchema = textField([
+  [present, 'Year is required'],
+  [(v) => /^\d{4}$/.test(v), 'Year is required'],
+]);
