@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Unit and API tests (Vitest). They sit next to their code as `*.test.ts`; the browser suite is
+ * Playwright's (tests/e2e). Two workers at most: the machine has two cores.
+ */
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
