@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CARD_EXPIRED_MESSAGE,
+  DonationFormSchema,
+  type DonationFormValues,
+  DonationSubmissionSchema,
+  EMPTY_DONATION_FORM,
+  toDonationSubmission,
+} from './donation';
+
+const nextYear = String(new Date().getFullYear() + 1);
+const lastYear = String(new Date().getFullYear() - 1);
+
+const validForm: DonationFormValues = {
+  ...EMPTY_DONATION_FORM,
+  donorName: 'Ana Lopez',
+  donorEmail: 'ana@example.org',
+  cardNumber: '4242 4242 4242 4242',
+  cardholderName: 'Ana Lopez',
+  expiryMonth: '12',
+  expiryYear: nextYear,
+  cvv: '123',
+};
+
+/** The first message per dotted path, as the form and the API show them. */
+function messages(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+  const byPath: Record<string, string> = {};
+  for (const issue of result.error?.issues ?? []) byPath[issue.path.join('.')] ??= issue.message;
+  return byPath;
+}
+
+describe('DonationFormSchema (spec section 5)', () => {
+  it('accepts a complete form', () => {
+    expect(DonationFormSchema.safeParse(validForm).success).toBe(true);
+  });
+
+  it('shows the spec message for every required field left empty', () => {
+    expect(messages(DonationFormSchema.safeParse(EMPTY_DONATION_FORM))).toEqual({
+      donorName: 'Name is required',
+      donorEmail: 'Email is required',
+      cardNumber: 'Card number is required',
+      cardholderName: 'Cardholder name is required',
+      expiryMonth: 'Month is required',
+      expiryYear: 'Year is required',
+      cvv: 'CVV is required',
+    });
+  });
+
+  it('shows the spec message for every malformed field', () => {
+    const form = { ...validForm, donorName: 'A', donorEmail: 'ana@', cardNumber: '4242 4242 4242 4241', cardholderName: ' B ', cvv: '12' };
+    expect(messages(DonationFormSchema.safeParse(form))).toEqual({
+      donorName: 'Name must be at least 2 characters',
+      donorEmail: 'Please enter a valid email address',
+      cardNumber: 'Please enter a valid card number',
+      cardholderName: 'Name must be at least 2 characters',
+      cvv: 'CVV must be 3-4 digits',
+    });
+  });
+
+  it('says a card with a past expiry has expired, even while other fields are empty', () => {
+    const result = DonationFormSchema.safeParse({ ...EMPTY_DONATION_FORM, expiryMonth: '12', expiryYear: lastYear });
+    expect(messages(result).expiryMonth).toBe(CARD_EXPIRED_MESSAGE);
+  });
+});
+
+describe('DonationSubmissionSchema (the API payload)', () => {
+  const selection = { amount: 25, frequency: 'monthly', cause: 'research-science' } as const;
+  const payload = toDonationSubmission(selection, validForm);
+
+  it('is built from the selection and the form, with the card number stripped and its brand', () => {
+    expect(payload.creditCard).toEqual({
+      number: '4242424242424242',
+      holderName: 'Ana Lopez',
+      expiryMonth: '12',
+      expiryYear: nextYear,
+      cvv: '123',
+      type: 'visa',
+    });
+    expect(payload.paymentMethod).toBe('credit_card');
+    expect(DonationSubmissionSchema.parse(payload)).toEqual(payload);
+  });
+
+  it('accepts the minimal payload and defaults isAnonymous to false', () => {
+    const { donorPhone, donorAddress, message, isAnonymous, ...minimal } = payload;
+    void [donorPhone, donorAddress, message, isAnonymous];
+    expect(DonationSubmissionSchema.parse(minimal).isAnonymous).toBe(false);
+  });
+
+  it('rejects unknown fields instead of dropping them', () => {
+    const result = DonationSubmissionSchema.safeParse({ ...payload, admin: true });
+    expect(result.success).toBe(false);
+    const card = DonationSubmissionSchema.safeParse({ ...payload, creditCard: { ...payload.creditCard, pin: '1' } });
+    expect(card.success).toBe(false);
+  });
+
+  it('coerces nothing', () => {
+    for (const bad of [{ amount: '25' }, { isAnonymous: 'false' }, { creditCard: { ...payload.creditCard, cvv: 123 } }]) {
+      expect(DonationSubmissionSchema.safeParse({ ...payload, ...bad }).success).toBe(false);
+    }
+  });
+
+  it.each([0, 0.5, 1_000_000, 12.345, -1, Number.NaN, Number.POSITIVE_INFINITY])('rejects the amount %d', (amount) => {
+    expect(messages(DonationSubmissionSchema.safeParse({ ...payload, amount })).amount).toBeDefined();
+  });
+
+  it('takes the card number without spaces only', () => {
+    const spaced = { ...payload, creditCard: { ...payload.creditCard, number: '4242 4242 4242 4242' } };
+    expect(messages(DonationSubmissionSchema.safeParse(spaced))['creditCard.number']).toBe(
+      'Please enter a valid card number',
+    );
+  });
+
+  it('rejects other causes, frequencies and payment methods', () => {
+    for (const bad of [{ cause: 'whales' }, { frequency: 'weekly' }, { paymentMethod: 'paypal' }]) {
+      expect(DonationSubmissionSchema.safeParse({ ...payload, ...bad }).success).toBe(false);
+    }
+  });
+
+  it('limits text lengths', () => {
+    expect(DonationSubmissionSchema.safeParse({ ...payload, message: 'x'.repeat(1001) }).success).toBe(false);
+    expect(DonationSubmissionSchema.safeParse({ ...payload, donorName: 'x'.repeat(101) }).success).toBe(false);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { CAUSES, CAUSE_DETAILS, describeCause } from './causes';
+import {
+  conservationFact,
+  CONSERVATION_FACT_TIERS,
+  impactBannerMessage,
+  selectionImpactText,
+  thankYouImpactMessage,
+  THANK_YOU_IMPACT_TIERS,
+} from './impact';
+
+describe('selection impact text without a cause (spec section 9)', () => {
+  it.each([
+    [5000, 'several acres of coral reef habitat'],
+    [1000, 'several acres of coral reef habitat'],
+    [999.99, 'an entire coral reef monitoring station'],
+    [500, 'an entire coral reef monitoring station'],
+    [100, 'marine research equipment'],
+    [50, 'coral restoration efforts'],
+    [25, 'marine wildlife monitoring'],
+    [24.99, 'educational programs for local communities'],
+    [10, 'educational programs for local communities'],
+    [9.99, 'conservation awareness initiatives'],
+    [1, 'conservation awareness initiatives'],
+  ])('$%d protects %s', (amount, text) => {
+    expect(selectionImpactText(amount, null)).toBe(text);
+  });
+
+  it('uses the cause display name once a cause is chosen', () => {
+    expect(selectionImpactText(5, 'research-science')).toBe('Research and Science');
+    expect(selectionImpactText(5, 'mystery-cause')).toBe('mystery-cause');
+  });
+});
+
+describe('impactBannerMessage', () => {
+  it('omits the frequency for a one-time gift', () => {
+    expect(impactBannerMessage(25, 'one-time', null)).toBe(
+      'Your $25 donation can help protect marine wildlife monitoring',
+    );
+  });
+
+  it('names monthly and yearly gifts in lowercase', () => {
+    expect(impactBannerMessage(25, 'monthly', null)).toBe(
+      'Your $25 monthly donation can help protect marine wildlife monitoring',
+    );
+    expect(impactBannerMessage(1000, 'yearly', 'education-outreach')).toBe(
+      'Your $1,000 yearly donation can help protect Education and Outreach',
+    );
+    expect(impactBannerMessage(12.5, 'monthly', null)).toBe(
+      'Your $12.50 monthly donation can help protect educational programs for local communities',
+    );
+  });
+});
+
+describe('thank-you messages (spec section 9 thresholds)', () => {
+  it('has one impact message per threshold, each distinct', () => {
+    const amounts = [1000, 500, 100, 50, 25, 10, 1];
+    const messages = amounts.map(thankYouImpactMessage);
+    expect(new Set(messages).size).toBe(7);
+    expect(messages).toEqual(THANK_YOU_IMPACT_TIERS.map((t) => t.text));
+    expect(thankYouImpactMessage(999.99)).toBe(thankYouImpactMessage(500));
+    expect(thankYouImpactMessage(9.99)).toBe(thankYouImpactMessage(1));
+  });
+
+  it('has one conservation fact per threshold, each distinct', () => {
+    const facts = [500, 100, 50, 49.99].map(conservationFact);
+    expect(new Set(facts).size).toBe(4);
+    expect(facts).toEqual(CONSERVATION_FACT_TIERS.map((t) => t.text));
+    expect(conservationFact(5000)).toBe(conservationFact(500));
+  });
+});
+
+describe('causes (spec section 3)', () => {
+  it('lists the five causes with their names and icons', () => {
+    expect(CAUSES.map((c) => [c, CAUSE_DETAILS[c].displayName, CAUSE_DETAILS[c].icon])).toEqual([
+      ['marine-protected-areas', 'Marine Protected Areas Management', 'waves'],
+      ['research-science', 'Research and Science', 'science'],
+      ['education-outreach', 'Education and Outreach', 'school'],
+      ['sustainable-development', 'Sustainable Development of Reef Resources', 'eco'],
+      ['communications-marketing', 'Communications and Marketing', 'campaign'],
+    ]);
+  });
+
+  it('shows an unknown cause as its raw value with a favorite icon', () => {
+    expect(describeCause('coral-gardens')).toEqual({ displayName: 'coral-gardens', icon: 'favorite' });
+  });
+});
