@@ -1,0 +1,32 @@
+import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium-path';
+import { E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_PORT, E2E_WORK_DIR } from './tests/e2e/e2e-env';
+
+/**
+ * End-to-end tests: Debian's Chromium (browser downloads do not work here) against the production
+ * server, its embedded database and the test payment gateway, started fresh for every run.
+ */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  fullyParallel: true,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: E2E_BASE_URL,
+    trace: 'retain-on-failure',
+    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+  },
+  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  webServer: {
+    // NOTE: a fresh data dir and log per run; the no-card-data test reads both.
+    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && npx tsx scripts/build-if-needed.ts && exec npx tsx src/server/main.ts > ${E2E_LOG_FILE} 2>&1`,
+    url: `${E2E_BASE_URL}/api/donations/stats`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'info', NODE_ENV: 'test' },
+  },
+});

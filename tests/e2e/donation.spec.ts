@@ -1,0 +1,110 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { DonationStats } from '../../src/shared/api';
+import { DEFAULT_SITE_CONFIG } from '../../src/shared/site-config';
+import { E2E_DATA_DIR, E2E_LOG_FILE } from './e2e-env';
+import { chooseDonation, expect, fillDonorForm, TEST_CARDS, test } from './fixtures';
+
+/** Every file below a folder, as raw bytes read as latin1 so any byte sequence can be searched. */
+async function readTree(dir: string): Promise<Array<{ path: string; text: string }>> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+  return Promise.all(files.map(async (path) => ({ path, text: (await readFile(path)).toString('latin1') })));
+}
+
+test.describe('giving', () => {
+  test('a donor gives $25 monthly to research and sees the thank-you page with a test badge', async ({ page }) => {
+    await chooseDonation(page, { frequency: 'monthly', cause: 'research-science' });
+    const donor = await fillDonorForm(page, { name: 'Rosa Pérez', email: 'rosa@example.org' });
+    await page.getByRole('button', { name: 'Complete Donation of $25' }).click();
+
+    await expect(page).toHaveURL(/\/donate\/thank-you$/);
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+    await expect(page.getByText('Your donation has been processed successfully')).toBeVisible();
+    await expect(page.getByText('Test Transaction')).toBeVisible();
+    await expect(page.getByText('$25', { exact: true }).first()).toBeVisible();
+    await expect(page.getByText(donor.name).first()).toBeVisible();
+    await expect(page.getByText(/ch_test_[A-Za-z0-9]{24}/)).toBeVisible();
+    await expect(page.getByText('What Happens Next')).toBeVisible();
+    await expect(page.getByText(/tax advisor/i)).toBeVisible();
+    await expect(page.getByText(/30 days/)).toBeVisible();
+
+    await expect(page.getByRole('link', { name: 'Learn More About Our Work' })).toHaveAttribute(
+      'href',
+      DEFAULT_SITE_CONFIG.organizationUrl,
+    );
+    await expect(page.getByRole('link', { name: 'Learn More About Our Work' })).toHaveAttribute('target', '_blank');
+    await expect(page.getByRole('link', { name: 'Learn More About Our Work' })).toHaveAttribute('rel', 'noopener noreferrer');
+    const shared = encodeURIComponent(DEFAULT_SITE_CONFIG.publicUrl);
+    await expect(page.getByRole('link', { name: 'Facebook' })).toHaveAttribute('href', new RegExp(`facebook\\.com/sharer/sharer\\.php\\?u=${shared.replace(/[.]/g, '\\.')}`));
+    await expect(page.getByRole('link', { name: 'Tweet' })).toHaveAttribute('href', /intent\/tweet\?/);
+    await expect(page.getByRole('link', { name: 'Email' })).toHaveAttribute('href', /^mailto:\?subject=/);
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Make Another Donation' }).click();
+    await expect(page).toHaveURL(/\/donate$/);
+    await expect(page.getByRole('button', { name: '$25', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await page.goto('/donate/thank-you');
+    await expect(page).toHaveURL(/\/donate$/);
+    await page.goto('/donate/form');
+    await expect(page).toHaveURL(/\/donate$/);
+  });
+
+  test('a donor whose card is declined sees why and stays on the form', async ({ page }) => {
+    await chooseDonation(page, { preset: '$10', frequency: 'one-time', cause: 'education-outreach' });
+    await fillDonorForm(page, { cardNumber: TEST_CARDS.declined });
+    await page.getByRole('button', { name: 'Complete Donation of $10' }).click();
+    const snackbar = page.getByRole('alert');
+    await expect(snackbar).toContainText('Error: Your card was declined.');
+    await expect(snackbar.getByRole('button', { name: 'Close' })).toBeVisible();
+    await expect(page).toHaveURL(/\/donate\/form$/);
+    await expect(page.getByRole('button', { name: 'Complete Donation of $10' })).toBeEnabled();
+
+    await page.getByLabel('Card Number', { exact: true }).fill(TEST_CARDS.insufficientFunds);
+    await page.getByRole('button', { name: 'Complete Donation of $10' }).click();
+    await expect(page.getByRole('alert')).toContainText('Error: Your card has insufficient funds.');
+    await expect(page.getByRole('alert')).toHaveCount(1);
+    await page.getByRole('alert').getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('alert')).toBeHidden();
+  });
+
+  test('a donation made in the browser shows up in the donation stats', async ({ page, request }) => {
+    // NOTE: only this test gives to Communications and Marketing, so that cause's totals move by this gift alone.
+    const statsBefore = (await (await request.get('/api/donations/stats')).json()) as DonationStats;
+    const causeBefore = statsBefore.byCause.find((c) => c.cause === 'communications-marketing');
+
+    await chooseDonation(page, { customAmount: '37.45', frequency: 'yearly', cause: 'communications-marketing' });
+    await fillDonorForm(page, { email: 'stats.donor@example.org', cardNumber: TEST_CARDS.mastercard });
+    await page.getByRole('button', { name: 'Complete Donation of $37.45' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+    await expect(page.getByText('$37.45').first()).toBeVisible();
+
+    const statsAfter = (await (await request.get('/api/donations/stats')).json()) as DonationStats;
+    const causeAfter = statsAfter.byCause.find((c) => c.cause === 'communications-marketing');
+    expect(causeAfter?.donationCount).toBe((causeBefore?.donationCount ?? 0) + 1);
+    expect(causeAfter?.totalRaised).toBeCloseTo((causeBefore?.totalRaised ?? 0) + 37.45, 2);
+    expect(statsAfter.currency).toBe('USD');
+  });
+
+  test('a card number given in the browser is kept neither in the database files nor in the server log', async ({ page }) => {
+    const email = `pan.check.${Date.now()}@example.org`;
+    await chooseDonation(page, { preset: '$5', frequency: 'one-time', cause: 'marine-protected-areas' });
+    await fillDonorForm(page, { email, cardNumber: TEST_CARDS.visa, cvv: '7391' });
+    await page.getByRole('button', { name: 'Complete Donation of $5' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+
+    // The check must read where the donation really went: the donor's e-mail is in the database files.
+    await expect.poll(async () => (await readTree(E2E_DATA_DIR)).some((f) => f.text.includes(email))).toBe(true);
+    const files = await readTree(E2E_DATA_DIR);
+    const log = await readFile(E2E_LOG_FILE, 'utf8');
+    expect(log).toContain('process-donation');
+    for (const { path, text } of [...files, { path: E2E_LOG_FILE, text: log }]) {
+      expect(text.includes('4242424242424242'), `card number in ${path}`).toBe(false);
+      expect(text.includes('4242 4242 4242 4242'), `card number in ${path}`).toBe(false);
+    }
+    expect(log.includes('7391'), 'CVV in the server log').toBe(false);
+  });
+});

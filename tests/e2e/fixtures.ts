@@ -1,0 +1,94 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { CAUSE_DETAILS, type Cause } from '../../src/shared/causes';
+import { FREQUENCY_LABELS, type Frequency } from '../../src/shared/frequencies';
+
+/**
+ * The Playwright `test` with one addition: every test fails if the page threw an uncaught error
+ * or logged a console error, so a broken screen cannot pass by accident.
+ */
+export const test = base.extend<{ pageErrors: string[] }>({
+  pageErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+      page.on('console', (message) => {
+        // NOTE: a declined card answers 402, which Chromium reports as a failed resource load; that is the product working.
+        if (message.type() === 'error' && !/status of 402/.test(message.text())) errors.push(`console: ${message.text()}`);
+      });
+      await use(errors);
+      expect(errors, 'the page logged errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** A future expiry: December of next year. */
+export const FUTURE_EXPIRY = { month: '12 - December', year: String(new Date().getFullYear() + 1) };
+
+/** Card numbers from shared/test-cards.md, as a donor types them. */
+export const TEST_CARDS = {
+  visa: '4242 4242 4242 4242',
+  mastercard: '5555 5555 5555 4444',
+  amex: '3782 822463 10005',
+  discover: '6011 1111 1111 1117',
+  declined: '4000 0000 0000 0002',
+  insufficientFunds: '4000 0000 0000 9995',
+  badLuhn: '4242 4242 4242 4241',
+} as const;
+
+/** Picks an amount (a preset like '$50', or a custom amount typed as text), a frequency and a cause, then continues. */
+export async function chooseDonation(
+  page: Page,
+  { preset, customAmount, frequency, cause }: { preset?: string; customAmount?: string; frequency: Frequency; cause: Cause },
+): Promise<void> {
+  await page.goto('/donate');
+  if (preset) await page.getByRole('button', { name: preset, exact: true }).click();
+  if (customAmount !== undefined) {
+    await page.getByRole('button', { name: 'Custom Amount' }).click();
+    await page.getByLabel('Enter Custom Amount', { exact: true }).fill(customAmount);
+  }
+  await page.getByRole('button', { name: FREQUENCY_LABELS[frequency], exact: true }).click();
+  await page.getByRole('button', { name: CAUSE_DETAILS[cause].displayName }).click();
+  await page.getByRole('button', { name: 'Continue to Donation' }).click();
+  await expect(page).toHaveURL(/\/donate\/form$/);
+}
+
+/** Chooses an option of one of the form's expiry selects by its visible label. */
+export async function chooseOption(page: Page, selectLabel: string, optionLabel: string): Promise<void> {
+  await page.getByRole('combobox', { name: selectLabel }).click();
+  await page.getByRole('option', { name: optionLabel, exact: true }).click();
+}
+
+/** The donor details a test fills in; every field can be overridden. */
+export interface DonorDetails {
+  name: string;
+  email: string;
+  cardNumber: string;
+  cardholderName: string;
+  expiryMonth: string;
+  expiryYear: string;
+  cvv: string;
+}
+
+/** Fills the required fields of the donation form. */
+export async function fillDonorForm(page: Page, overrides: Partial<DonorDetails> = {}): Promise<DonorDetails> {
+  const details: DonorDetails = {
+    name: 'Marisol Chan',
+    email: 'marisol@example.org',
+    cardNumber: TEST_CARDS.visa,
+    cardholderName: 'Marisol Chan',
+    expiryMonth: FUTURE_EXPIRY.month,
+    expiryYear: FUTURE_EXPIRY.year,
+    cvv: '123',
+    ...overrides,
+  };
+  await page.getByLabel('Full Name', { exact: true }).fill(details.name);
+  await page.getByLabel('Email Address', { exact: true }).fill(details.email);
+  await page.getByLabel('Card Number', { exact: true }).fill(details.cardNumber);
+  await page.getByLabel('Cardholder Name', { exact: true }).fill(details.cardholderName);
+  await chooseOption(page, 'Expiry Month', details.expiryMonth);
+  await chooseOption(page, 'Expiry Year', details.expiryYear);
+  await page.getByLabel('CVV', { exact: true }).fill(details.cvv);
+  return details;
+}
