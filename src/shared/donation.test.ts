@@ -86,6 +86,17 @@ describe('DonationSubmissionSchema (the API payload)', () => {
     expect(DonationSubmissionSchema.parse(minimal).isAnonymous).toBe(false);
   });
 
+  it('answers an empty or card-less body with messages, not an exception', () => {
+    expect(messages(DonationSubmissionSchema.safeParse({}))).toMatchObject({
+      amount: 'Amount must be a number',
+      donorName: 'Name is required',
+      creditCard: 'Card details are required',
+    });
+    expect(messages(DonationSubmissionSchema.safeParse({ ...payload, creditCard: null })).creditCard).toBe(
+      'Card details are required',
+    );
+  });
+
   it('rejects unknown fields instead of dropping them', () => {
     const result = DonationSubmissionSchema.safeParse({ ...payload, admin: true });
     expect(result.success).toBe(false);

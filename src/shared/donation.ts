@@ -47,7 +47,10 @@ export type DonationResult = z.infer<typeof DonationResultSchema>;
  */
 function withExpiryCheck<T extends z.ZodType<{ expiryMonth: string; expiryYear: string }>>(schema: T) {
   const wellFormed = (value: unknown) => {
-    const card = value as { expiryMonth?: unknown; expiryYear?: unknown };
+    const card = (typeof value === 'object' && value !== null ? value : {}) as {
+      expiryMonth?: unknown;
+      expiryYear?: unknown;
+    };
     return (
       typeof card.expiryMonth === 'string' &&
       /^(0[1-9]|1[0-2])$/.test(card.expiryMonth) &&
@@ -73,24 +76,30 @@ function withExpiryCheck<T extends z.ZodType<{ expiryMonth: string; expiryYear: 
  * the browser's brand guess, accepted for the spec's sake and never trusted (the server recomputes it).
  */
 export const CreditCardSchema = withExpiryCheck(
-  z.strictObject({
-    number: PanSchema,
-    holderName: CardholderNameSchema,
-    expiryMonth: ExpiryMonthSchema,
-    expiryYear: ExpiryYearSchema,
-    cvv: CvvSchema,
-    type: CardBrandSchema.optional(),
-  }),
+  z.strictObject(
+    {
+      number: PanSchema,
+      holderName: CardholderNameSchema,
+      expiryMonth: ExpiryMonthSchema,
+      expiryYear: ExpiryYearSchema,
+      cvv: CvvSchema,
+      type: CardBrandSchema.optional(),
+    },
+    { error: 'Card details are required' },
+  ),
 );
 
 /** Billing address (spec section 3); every line optional and may be an empty string. */
-export const DonorAddressSchema = z.strictObject({
-  street: optionalText('Street address', MAX_LENGTHS.street).optional(),
-  city: optionalText('City', MAX_LENGTHS.city).optional(),
-  state: optionalText('State / Province', MAX_LENGTHS.state).optional(),
-  zipCode: optionalText('ZIP / Postal code', MAX_LENGTHS.zipCode).optional(),
-  country: optionalText('Country', MAX_LENGTHS.country).optional(),
-});
+export const DonorAddressSchema = z.strictObject(
+  {
+    street: optionalText('Street address', MAX_LENGTHS.street).optional(),
+    city: optionalText('City', MAX_LENGTHS.city).optional(),
+    state: optionalText('State / Province', MAX_LENGTHS.state).optional(),
+    zipCode: optionalText('ZIP / Postal code', MAX_LENGTHS.zipCode).optional(),
+    country: optionalText('Country', MAX_LENGTHS.country).optional(),
+  },
+  { error: 'The address must be an object of text fields' },
+);
 /** A billing address: `{street?, city?, state?, zipCode?, country?}`. */
 export type DonorAddress = z.infer<typeof DonorAddressSchema>;
 

@@ -1,0 +1,63 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config';
+import { registerCsrfProtection } from './csrf';
+import type { Database } from './db/client';
+import { donationRoutes } from './donations/routes';
+import { apiError, handleError, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
+import { createLogger } from './logger';
+import type { PaymentGateway } from './payments/gateway';
+import { registerSite } from './site';
+
+/** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** What {@link buildApp} needs; everything with I/O is passed in, so tests choose the database and gateway. */
+export interface BuildAppOptions {
+  config: ServerConfig;
+  /** An open, migrated database (see openDatabase). The caller closes it. */
+  db: Database;
+  gateway: PaymentGateway;
+  /** A pino logger; defaults to {@link createLogger} on stdout. Tests pass one writing to memory. */
+  logger?: Logger;
+}
+
+/** The Fastify instance {@link buildApp} returns. */
+export type App = FastifyInstance;
+
+/**
+ * Builds the whole server: the donation API under /api, CSRF protection, and the built site, without
+ * listening (fastify/demo's `app.ts` style, DESIGN.md example 7), so tests drive it with `app.inject()`
+ * and main.ts calls `listen`. Resolves once every plugin is loaded (`ready`).
+ * Throws if WEB_ROOT/index.html exists but cannot be read, or a plugin fails to load.
+ */
+export async function buildApp({ config, db, gateway, logger }: BuildAppOptions): Promise<App> {
+  const app: App = Fastify({
+    // NOTE: typed as Fastify's base logger so the instance type stays the plain FastifyInstance.
+    loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+  });
+
+  app.setValidatorCompiler(safeValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(apiError(NOT_FOUND_MESSAGE)));
+  // Only JSON bodies are accepted: without a text/plain parser such a body gets 415, not a confusing 400.
+  app.removeContentTypeParser('text/plain');
+
+  app.addHook('onSend', async (request, reply) => {
+    // Basic hardening for every response (OWASP HTTP Headers Cheat Sheet): no MIME sniffing, no framing.
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    // API answers hold donor data (name, transaction id): never cache them.
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  });
+
+  await registerCsrfProtection(app, config);
+  await app.register(donationRoutes, { db, gateway });
+  await registerSite(app, config);
+  await app.ready();
+  return app;
+}

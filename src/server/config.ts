@@ -1,0 +1,141 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../shared/site-config';
+
+/**
+ * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's
+ * `env.js`). NOTE: this is the only module that reads `process.env`; everything else takes a
+ * {@link ServerConfig} as an argument, so tests build their own without touching the environment.
+ */
+
+/** Log levels pino understands (LOG_LEVEL). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** Payment gateways the server can use (PAYMENT_GATEWAY); only the test gateway exists so far (issue #2). */
+export const PAYMENT_GATEWAYS = ['test'] as const;
+
+/** `DATA_DIR` value that keeps PGlite's database in memory (tests; nothing is written to disk). */
+export const IN_MEMORY_DATA_DIR = 'memory://';
+
+/**
+ * Signs cookies in development and tests only. NOTE: public on purpose (it is in the repository), so the
+ * server refuses it, and refuses to start without COOKIE_SECRET, when NODE_ENV is `production`.
+ */
+export const DEVELOPMENT_COOKIE_SECRET = 'development-only-cookie-secret-do-not-use-in-production';
+/** Shortest accepted COOKIE_SECRET, in characters (@fastify/cookie and OWASP: at least 32 characters of entropy). */
+export const COOKIE_SECRET_MIN_LENGTH = 32;
+
+/** The built site (Vite's output), resolved from this file so the working directory does not matter. */
+const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
+
+/** Empty variables (`PORT=`) count as unset, as most shells and `.env` loaders write them. */
+const optionalVar = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
+
+const booleanVar = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+
+const EnvSchema = z.object({
+  NODE_ENV: optionalVar(z.string()),
+  PORT: optionalVar(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number from 0 to 65535')
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(65535, 'must be a whole number from 0 to 65535')),
+  ),
+  HOST: optionalVar(z.string()),
+  DATA_DIR: optionalVar(z.string()),
+  DATABASE_URL: optionalVar(
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }),
+  ),
+  PAYMENT_GATEWAY: optionalVar(z.enum(PAYMENT_GATEWAYS, { error: `must be one of: ${PAYMENT_GATEWAYS.join(', ')}` })),
+  ORGANIZATION_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  PUBLIC_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  LOG_LEVEL: optionalVar(z.enum(LOG_LEVELS, { error: `must be one of: ${LOG_LEVELS.join(', ')}` })),
+  COOKIE_SECRET: optionalVar(
+    z.string().min(COOKIE_SECRET_MIN_LENGTH, `must be at least ${COOKIE_SECRET_MIN_LENGTH} characters`),
+  ),
+  WEB_ROOT: optionalVar(z.string()),
+  TRUST_PROXY: optionalVar(booleanVar),
+});
+
+/** Everything the server needs to start, typed and with defaults applied. */
+export interface ServerConfig {
+  /** True when NODE_ENV is `production`. */
+  isProduction: boolean;
+  /** TCP port to listen on (PORT, default 3000; 0 picks a free port). */
+  port: number;
+  /** Interface to listen on (HOST, default 0.0.0.0). */
+  host: string;
+  /** PGlite's data directory as an absolute path, or {@link IN_MEMORY_DATA_DIR} (DATA_DIR, default ./data). */
+  dataDir: string;
+  /** A PostgreSQL URL; when set the server uses node-postgres instead of PGlite (DATABASE_URL). */
+  databaseUrl: string | undefined;
+  /** Which payment gateway charges cards (PAYMENT_GATEWAY, default `test`). */
+  paymentGateway: (typeof PAYMENT_GATEWAYS)[number];
+  /** Deployment settings handed to the page (ORGANIZATION_URL, PUBLIC_URL; issue #2). */
+  site: SiteConfig;
+  /** pino log level (LOG_LEVEL, default info). */
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Secret that signs cookies, at least 32 characters (COOKIE_SECRET; a development default outside production). */
+  cookieSecret: string;
+  /** Absolute path of the built site (WEB_ROOT, default the repository's dist/web). */
+  webRoot: string;
+  /**
+   * Trust X-Forwarded-* headers from a reverse proxy (TRUST_PROXY, default false), so a request that reached
+   * the proxy over HTTPS gets `Secure` cookies. Turn on only behind a proxy that sets those headers.
+   */
+  trustProxy: boolean;
+}
+
+/**
+ * Reads and validates the server's environment variables (all optional; see {@link ServerConfig} for
+ * each one's default). Takes the environment as an argument so tests pass their own.
+ * Throws an Error naming every bad variable, e.g. `Invalid configuration: PORT must be a whole number from 0 to 65535`,
+ * and refuses to run in production (NODE_ENV=production) without a COOKIE_SECRET of its own.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'} ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  }
+  const vars = parsed.data;
+  const isProduction = vars.NODE_ENV === 'production';
+
+  if (isProduction && (vars.COOKIE_SECRET === undefined || vars.COOKIE_SECRET === DEVELOPMENT_COOKIE_SECRET)) {
+    throw new Error(
+      `Invalid configuration: COOKIE_SECRET must be set to a random secret of at least ${COOKIE_SECRET_MIN_LENGTH} characters when NODE_ENV=production`,
+    );
+  }
+
+  const dataDir = vars.DATA_DIR ?? './data';
+  return {
+    isProduction,
+    port: vars.PORT ?? 3000,
+    host: vars.HOST ?? '0.0.0.0',
+    dataDir: dataDir === IN_MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
+    databaseUrl: vars.DATABASE_URL,
+    paymentGateway: vars.PAYMENT_GATEWAY ?? 'test',
+    site: {
+      organizationUrl: vars.ORGANIZATION_URL ?? DEFAULT_SITE_CONFIG.organizationUrl,
+      publicUrl: vars.PUBLIC_URL ?? DEFAULT_SITE_CONFIG.publicUrl,
+    },
+    logLevel: vars.LOG_LEVEL ?? 'info',
+    cookieSecret: vars.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET,
+    webRoot: path.resolve(vars.WEB_ROOT ?? DEFAULT_WEB_ROOT),
+    trustProxy: vars.TRUST_PROXY ?? false,
+  };
+}
+
+/**
+ * The PostgreSQL URL the server test suite runs against, or undefined for in-memory PGlite
+ * (CI sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; issue #2). Reads only DATABASE_URL,
+ * so tests are not affected by the rest of the developer's environment. Throws like {@link loadConfig}
+ * when DATABASE_URL is not a postgres URL.
+ */
+export function testDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const parsed = EnvSchema.pick({ DATABASE_URL: true }).safeParse({ DATABASE_URL: env.DATABASE_URL });
+  if (!parsed.success) throw new Error(`Invalid configuration: DATABASE_URL ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data.DATABASE_URL;
+}

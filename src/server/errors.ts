@@ -1,0 +1,148 @@
+import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { ApiError } from '../shared/api';
+
+/**
+ * How the API fails (issue #2, "Server behaviour"): every failure answers `{success: false, error}`
+ * (ApiErrorSchema), with a sentence a donor can read and never a stack trace or a submitted value
+ * (OWASP Error Handling Cheat Sheet). 400 adds `fieldErrors`: dotted field path → first message.
+ */
+
+/** 400 for a payload that fails the submission schema; details are in `fieldErrors`. */
+export const INVALID_INPUT_MESSAGE = 'Please check the highlighted fields.';
+/** 400 for a body that is not JSON at all, or not a JSON object. */
+export const INVALID_JSON_MESSAGE = 'The request body must be a JSON object.';
+/** 403 when the CSRF token is missing or does not match the visitor's cookie (spec section 7). */
+export const CSRF_FAILED_MESSAGE = 'Your session has expired. Please reload the page and try again.';
+/** 404 for an unknown path. */
+export const NOT_FOUND_MESSAGE = 'Not found.';
+/** 413 for a body over the limit. */
+export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request is too large.';
+/** 415 for a body that is not `application/json`. */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'The request body must be JSON (Content-Type: application/json).';
+/** 500 for anything unexpected; the details go to the log only. */
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again in a few minutes.';
+/** `fieldErrors` message for a field the schema does not know (strict schema: unknown fields rejected). */
+export const UNKNOWN_FIELD_MESSAGE = 'Unknown field';
+
+/** Builds the `{success: false, error, fieldErrors?}` body of ApiErrorSchema. */
+export function apiError(error: string, fieldErrors?: Record<string, string>): ApiError {
+  return fieldErrors ? { success: false, error, fieldErrors } : { success: false, error };
+}
+
+/** A validation issue as fastify-type-provider-zod hands it over (a subset: no submitted value is read). */
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+// NOTE: unknown keys are chosen by the client, so only plain identifiers are echoed back as paths;
+// anything else (say, a card number used as a key) is reported on its parent instead.
+const SAFE_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/**
+ * Turns validation issues into `fieldErrors`: each dotted path (`creditCard.number`, `donorAddress.city`)
+ * to the FIRST message reported for it, in schema order. An unknown field gets its own path with the
+ * message "Unknown field". Issues about the body as a whole (not an object) have no path and are left out.
+ * Reads only paths, messages and unknown key names, never the submitted values (zod issues may carry `input`).
+ */
+export function toFieldErrors(issues: readonly ValidationIssue[]): Record<string, string> {
+  const fieldErrors: Record<string, string> = {};
+  const add = (path: string, message: string) => {
+    if (path !== '' && !(path in fieldErrors)) fieldErrors[path] = message;
+  };
+  for (const issue of issues) {
+    const parent = issue.instancePath.split('/').filter(Boolean).join('.');
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params?.keys)) {
+      for (const key of issue.params.keys) {
+        const safe = typeof key === 'string' && SAFE_KEY.test(key);
+        add(safe ? (parent ? `${parent}.${key}` : key) : parent || 'body', UNKNOWN_FIELD_MESSAGE);
+      }
+      continue;
+    }
+    add(parent, issue.message ?? 'Invalid value');
+  }
+  return fieldErrors;
+}
+
+/** `keyword` of the validation issue {@link safeValidatorCompiler} reports when a schema throws. */
+export const SCHEMA_THREW_KEYWORD = 'schema_threw';
+
+/**
+ * fastify-type-provider-zod's validator compiler, made safe: a schema that throws on some input (a bug in a
+ * refinement, say) gives a validation failure (400) rather than a 500, and the exception's message is
+ * logged by {@link handleError}. The exception is never sent to the client.
+ */
+export const safeValidatorCompiler: FastifySchemaCompiler<unknown> = (routeSchema) => {
+  const validate = validatorCompiler(routeSchema as Parameters<typeof validatorCompiler>[0]);
+  return (data: unknown) => {
+    try {
+      return validate(data);
+    } catch (thrown) {
+      const message = thrown instanceof Error ? thrown.message : String(thrown);
+      return {
+        error: [{ keyword: SCHEMA_THREW_KEYWORD, instancePath: '', schemaPath: '#', message, params: {} }],
+      } as unknown as ReturnType<typeof validate>;
+    }
+  };
+};
+
+const isPlainObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Fastify error codes answered with a fixed status and message instead of a 500. */
+const KNOWN_ERRORS: Record<string, { statusCode: number; message: string }> = {
+  FST_CSRF_MISSING_SECRET: { statusCode: 403, message: CSRF_FAILED_MESSAGE },
+  FST_CSRF_INVALID_TOKEN: { statusCode: 403, message: CSRF_FAILED_MESSAGE },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { statusCode: 415, message: UNSUPPORTED_MEDIA_TYPE_MESSAGE },
+  FST_ERR_CTP_BODY_TOO_LARGE: { statusCode: 413, message: PAYLOAD_TOO_LARGE_MESSAGE },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { statusCode: 400, message: INVALID_JSON_MESSAGE },
+  FST_ERR_CTP_INVALID_JSON_BODY: { statusCode: 400, message: INVALID_JSON_MESSAGE },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { statusCode: 400, message: INVALID_JSON_MESSAGE },
+  FST_ERR_NOT_FOUND: { statusCode: 404, message: NOT_FOUND_MESSAGE },
+};
+
+/**
+ * The app's error handler (Fastify `setErrorHandler`). Maps:
+ * schema validation → 400 with `fieldErrors` (or without them, and INVALID_JSON_MESSAGE when the body
+ * is not an object);
+ * CSRF failure → 403; wrong content type → 415; body over the limit → 413; malformed JSON → 400;
+ * any other 4xx Fastify error → its status with a generic sentence; everything else → 500, logged with
+ * its stack, answered with INTERNAL_ERROR_MESSAGE only.
+ */
+export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (Array.isArray(error.validation)) {
+    const threw = error.validation.find((issue) => issue.keyword === SCHEMA_THREW_KEYWORD);
+    if (threw) {
+      // NOTE: digits are masked in case the exception quoted part of the input (a card number or CVV).
+      const schemaError = (threw.message ?? '').replace(/\d{3,}/g, '[digits]');
+      request.log.error({ schemaError }, 'A validation schema threw instead of reporting an issue');
+    }
+    const fieldErrors = toFieldErrors(error.validation);
+    const hasFields = Object.keys(fieldErrors).length > 0;
+    request.log.info({ fields: Object.keys(fieldErrors) }, 'Request failed validation');
+    if (hasFields) return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, fieldErrors));
+    return reply.code(400).send(apiError(isPlainObject(request.body) ? INVALID_INPUT_MESSAGE : INVALID_JSON_MESSAGE));
+  }
+
+  const known = error.code ? KNOWN_ERRORS[error.code] : undefined;
+  if (known) {
+    request.log.info({ code: error.code, statusCode: known.statusCode }, 'Request refused');
+    return reply.code(known.statusCode).send(apiError(known.message));
+  }
+
+  const statusCode = error.statusCode ?? 500;
+  if (statusCode >= 400 && statusCode < 500) {
+    request.log.info({ code: error.code, statusCode }, 'Request refused');
+    return reply.code(statusCode).send(apiError('The request could not be processed.'));
+  }
+
+  request.log.error({ err: error }, 'Unexpected error');
+  return reply.code(500).send(apiError(INTERNAL_ERROR_MESSAGE));
+}
+
+/** Not-found handler for API paths: 404 `{success: false, error: "Not found."}`. */
+export function handleApiNotFound(_request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+}

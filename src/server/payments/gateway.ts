@@ -1,0 +1,72 @@
+import type { CardBrand } from '../../shared/card';
+
+/**
+ * The payment gateway seam (issue #2: "A gateway interface with one implementation now; Stripe comes
+ * later behind the same interface"). Shapes and terms follow Stripe's Charges API: amounts in minor
+ * units (cents), a decline code plus a donor-facing message on a decline.
+ */
+
+/** Card details handed to the gateway for one charge. Never stored or logged (PCI DSS 3.2, 3.4). */
+export interface ChargeCard {
+  /** The full card number (PAN), digits only. */
+  number: string;
+  /** 1..12. */
+  expiryMonth: number;
+  /** Four-digit year, e.g. 2030. */
+  expiryYear: number;
+  /** The 3- or 4-digit card security code (CVC/CVV). */
+  cvc: string;
+}
+
+/** One charge request. */
+export interface ChargeRequest {
+  /** Amount in integer cents (minor units), > 0. */
+  amountCents: number;
+  /** ISO 4217 code, upper case (`USD`). */
+  currency: string;
+  card: ChargeCard;
+  /** What the charge is for, as it appears in the gateway's dashboard. */
+  description: string;
+  /**
+   * Makes retries safe: the same key must not charge twice (Stripe's `Idempotency-Key`).
+   * The server passes the donation's id.
+   */
+  idempotencyKey?: string;
+}
+
+/** The card was charged. */
+export interface ChargeSucceeded {
+  status: 'succeeded';
+  /** The gateway's id of the charge (Stripe style, e.g. `ch_test_...`). */
+  transactionId: string;
+  cardBrand: CardBrand;
+  /** Last four digits of the card number, the only part of it the site keeps. */
+  last4: string;
+  /** True when no real money moved (test mode). */
+  isTestPayment: boolean;
+}
+
+/** The card was declined; nothing was charged. */
+export interface ChargeDeclined {
+  status: 'declined';
+  /** Stripe's decline code, e.g. `insufficient_funds`; kept with the donation, not shown to the donor. */
+  declineCode: string;
+  /** A sentence for the donor, generic on purpose (test-cards.md: "never tell a card tester more than this"). */
+  message: string;
+  isTestPayment: boolean;
+}
+
+/** Outcome of {@link PaymentGateway.charge}: succeeded or declined (discriminated by `status`). */
+export type ChargeResult = ChargeSucceeded | ChargeDeclined;
+
+/**
+ * Charges cards. `charge` resolves with a {@link ChargeResult} for every answer the gateway gives,
+ * declines included; it rejects only when the outcome is unknown (network or gateway failure).
+ */
+export interface PaymentGateway {
+  /** Stored with each donation (`gateway` column), e.g. `test`. */
+  readonly name: string;
+  /** True when this gateway never moves real money (stored as `is_test_payment` before the charge). */
+  readonly isTestMode: boolean;
+  charge(request: ChargeRequest): Promise<ChargeResult>;
+}

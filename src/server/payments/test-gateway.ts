@@ -1,0 +1,111 @@
+import { randomInt } from 'node:crypto';
+import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
+import type { ChargeDeclined, ChargeRequest, ChargeResult, PaymentGateway } from './gateway';
+
+/**
+ * A payment gateway that behaves like Stripe in test mode (issue #2; /shared/test-cards.md, from
+ * Stripe's published test card numbers, https://docs.stripe.com/testing). No money ever moves:
+ * every result has `isTestPayment: true`, and any card that is not a test card is declined, so a
+ * test deployment can never take a real card.
+ */
+
+/** Test card numbers that succeed (test-cards.md, "Succeed"). */
+export const TEST_SUCCESS_CARDS: readonly string[] = [
+  '4242424242424242',
+  '4000056655665556',
+  '5555555555554444',
+  '2223003122003222',
+  '5200828282828210',
+  '5105105105105100',
+  '378282246310005',
+  '371449635398431',
+  '6011111111111117',
+  '6011000990139424',
+  '3056930009020004',
+  '3566002020360505',
+  '6200000000000005',
+];
+
+/** Stripe's donor-facing decline messages (test-cards.md, "Fail"). */
+export const DECLINE_MESSAGES = {
+  generic: 'Your card was declined.',
+  insufficientFunds: 'Your card has insufficient funds.',
+  expired: 'Your card has expired.',
+  incorrectCvc: "Your card's security code is incorrect.",
+  processingError: 'An error occurred while processing your card. Try again in a little bit.',
+  incorrectNumber: 'Your card number is incorrect.',
+  testModeLiveCard: 'This site is in test mode and accepts only test cards. No real card can be charged.',
+} as const;
+
+/** Test card numbers that are declined, with Stripe's decline code and message (test-cards.md, "Fail"). */
+export const TEST_DECLINE_CARDS: Readonly<Record<string, { declineCode: string; message: string }>> = {
+  '4000000000000002': { declineCode: 'card_declined', message: DECLINE_MESSAGES.generic },
+  '4000000000009995': { declineCode: 'insufficient_funds', message: DECLINE_MESSAGES.insufficientFunds },
+  '4000000000009987': { declineCode: 'lost_card', message: DECLINE_MESSAGES.generic },
+  '4000000000009979': { declineCode: 'stolen_card', message: DECLINE_MESSAGES.generic },
+  '4000000000000069': { declineCode: 'expired_card', message: DECLINE_MESSAGES.expired },
+  '4000000000000127': { declineCode: 'incorrect_cvc', message: DECLINE_MESSAGES.incorrectCvc },
+  '4000000000000119': { declineCode: 'processing_error', message: DECLINE_MESSAGES.processingError },
+};
+
+/** Decline code for a card that is not a test card (test mode takes test cards only; issue #2). */
+export const TEST_MODE_LIVE_CARD_CODE = 'test_mode_live_card';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** A Stripe-like charge id: `ch_test_` and 24 base62 characters from the CSPRNG (crypto.randomInt, unbiased). */
+export function newTestTransactionId(): string {
+  let id = 'ch_test_';
+  for (let i = 0; i < 24; i += 1) id += BASE62[randomInt(BASE62.length)];
+  return id;
+}
+
+const declined = (declineCode: string, message: string): ChargeDeclined => ({
+  status: 'declined',
+  declineCode,
+  message,
+  isTestPayment: true,
+});
+
+/**
+ * Creates the test gateway (`PAYMENT_GATEWAY=test`, the default). `charge` resolves with:
+ * - succeeded, a new `ch_test_...` id, the brand from the number's prefix (shared detectCardBrand) and
+ *   last4, for each test-cards.md success number;
+ * - declined with the decline code and message of test-cards.md for each failure number;
+ * - declined `incorrect_number` / `expired_card` / `incorrect_cvc` when the number fails Luhn, the expiry
+ *   is past or the CVC is not 3-4 digits (validation catches these first; Stripe checks them too);
+ * - declined {@link TEST_MODE_LIVE_CARD_CODE} for any other number.
+ * Throws a RangeError when the amount is not a positive whole number of cents (a programming error).
+ * NOTE: the idempotency key is accepted and ignored: a test charge has no side effect to repeat.
+ */
+export function createTestGateway(options: { now?: () => Date } = {}): PaymentGateway {
+  const now = options.now ?? (() => new Date());
+  return {
+    name: 'test',
+    isTestMode: true,
+    async charge(request: ChargeRequest): Promise<ChargeResult> {
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+        throw new RangeError('amountCents must be a positive whole number of cents');
+      }
+      const { number, expiryMonth, expiryYear, cvc } = request.card;
+      if (!passesLuhn(number)) return declined('incorrect_number', DECLINE_MESSAGES.incorrectNumber);
+      if (isCardExpired(String(expiryMonth).padStart(2, '0'), String(expiryYear), now())) {
+        return declined('expired_card', DECLINE_MESSAGES.expired);
+      }
+      if (!isValidCvv(cvc)) return declined('incorrect_cvc', DECLINE_MESSAGES.incorrectCvc);
+
+      const decline = TEST_DECLINE_CARDS[number];
+      if (decline) return declined(decline.declineCode, decline.message);
+      if (!TEST_SUCCESS_CARDS.includes(number)) {
+        return declined(TEST_MODE_LIVE_CARD_CODE, DECLINE_MESSAGES.testModeLiveCard);
+      }
+      return {
+        status: 'succeeded',
+        transactionId: newTestTransactionId(),
+        cardBrand: detectCardBrand(number),
+        last4: cardLast4(number),
+        isTestPayment: true,
+      };
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SITE_CONFIG_META_NAME, type SiteConfig } from '../shared/site-config';
+import type { ServerConfig } from './config';
+import { issueCsrfCookies } from './csrf';
+
+/**
+ * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
+ * - `/assets/*`: Vite's content-hashed files, cached for a year (`immutable`);
+ * - any other path with a file extension (favicon, robots.txt): that file from WEB_ROOT, revalidated
+ *   on each use (`no-cache`), or 404 when missing;
+ * - any other GET path: the page (index.html), so the client-side router handles /donate, /donate/form...
+ */
+
+/** Answer of page routes when WEB_ROOT has no index.html (the API keeps working). */
+export const SITE_NOT_BUILT_MESSAGE = 'The site is not built yet. Run `npm run build`, then restart the server.';
+
+/** Escapes a string for a double- or single-quoted HTML attribute value (OWASP XSS Prevention, rule 2). */
+export function escapeHtmlAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}
+
+/**
+ * Puts `<meta name="site-config" content="{...}">` (SITE_CONFIG_META_NAME; the JSON of `{organizationUrl,
+ * publicUrl}`, attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
+ * This is how one build serves any deployment (issue #2: settings "read when the server starts").
+ */
+export function injectSiteConfig(html: string, site: SiteConfig): string {
+  const json = JSON.stringify({ organizationUrl: site.organizationUrl, publicUrl: site.publicUrl });
+  const meta = `<meta name="${SITE_CONFIG_META_NAME}" content="${escapeHtmlAttribute(json)}">`;
+  const headEnd = html.search(/<\/head>/i);
+  return headEnd === -1 ? meta + html : `${html.slice(0, headEnd)}${meta}\n${html.slice(headEnd)}`;
+}
+
+async function readIndexHtml(webRoot: string): Promise<string | undefined> {
+  try {
+    return await readFile(path.join(webRoot, 'index.html'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
+
+/**
+ * Registers the site's routes on `app`. Reads WEB_ROOT/index.html once, now; when it is missing, page
+ * routes answer 503 with {@link SITE_NOT_BUILT_MESSAGE} (API-only tests, or before `npm run build`).
+ * The page response carries `Cache-Control: no-cache`, the CSRF cookies and the site-config meta tag.
+ */
+export async function registerSite(app: FastifyInstance, config: Pick<ServerConfig, 'webRoot' | 'site'>): Promise<void> {
+  const indexHtml = await readIndexHtml(config.webRoot);
+  const page = indexHtml === undefined ? undefined : injectSiteConfig(indexHtml, config.site);
+  if (page === undefined) app.log.warn({ webRoot: config.webRoot }, 'No index.html in WEB_ROOT: the site is not built');
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    if (page === undefined) {
+      return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(SITE_NOT_BUILT_MESSAGE);
+    }
+    issueCsrfCookies(request, reply);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+  };
+
+  await app.register(fastifyStatic, {
+    root: path.join(config.webRoot, 'assets'),
+    prefix: '/assets/',
+    maxAge: ONE_YEAR_MS,
+    immutable: true,
+    index: false,
+    dotfiles: 'ignore',
+    suppressWarning: true,
+  });
+
+  app.get('/', sendPage);
+  app.get('/index.html', sendPage);
+  app.get('/*', (request, reply) => {
+    const rest = (request.params as { '*'?: string })['*'] ?? '';
+    if (rest === 'api' || rest.startsWith('api/')) return reply.callNotFound();
+    const lastSegment = rest.split('/').pop() ?? '';
+    if (!/\.[^.]+$/.test(lastSegment)) return sendPage(request, reply);
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile(rest, config.webRoot, { cacheControl: false, dotfiles: 'ignore', index: false });
+  });
+}

@@ -1,0 +1,213 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import type { Logger } from 'pino';
+import { API_PATHS, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../../shared/api';
+import type { DonationSubmissionInput } from '../../shared/donation';
+import { buildApp, type App } from '../app';
+import { loadConfig, type ServerConfig } from '../config';
+import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
+import type { Database } from '../db/client';
+import { donations } from '../db/schema';
+import type { ChargeRequest, PaymentGateway } from '../payments/gateway';
+import { createTestGateway } from '../payments/test-gateway';
+import { openTestDatabase } from './test-database';
+
+/**
+ * Builds the real app on a real, isolated database for API tests (fastify/demo's `test/helper.ts`,
+ * DESIGN.md example 7): requests go through `app.inject()`, no port is opened, nothing is mocked.
+ */
+
+/** The HTML the temporary WEB_ROOT serves as index.html. */
+export const TEST_INDEX_HTML =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test site</title></head><body><div id="root"></div></body></html>';
+
+/** A PaymentGateway that forwards to another and counts the charges it was asked to make. */
+export interface CountingGateway extends PaymentGateway {
+  /** Number of `charge` calls so far. */
+  readonly calls: number;
+  /** Sets `calls` back to 0. */
+  reset(): void;
+}
+
+/** Wraps `inner` (the real test gateway by default) so tests can assert how many charges were attempted. */
+export function countingGateway(inner: PaymentGateway = createTestGateway()): CountingGateway {
+  let calls = 0;
+  return {
+    name: inner.name,
+    isTestMode: inner.isTestMode,
+    get calls() {
+      return calls;
+    },
+    reset() {
+      calls = 0;
+    },
+    charge(request: ChargeRequest) {
+      calls += 1;
+      return inner.charge(request);
+    },
+  };
+}
+
+/** The cookie header and matching X-XSRF-TOKEN value a visitor's browser would send after loading the page. */
+export interface CsrfCredentials {
+  /** `Cookie` header value: `_csrf=<signed secret>; XSRF-TOKEN=<token>`. */
+  cookie: string;
+  /** The token, to send in the X-XSRF-TOKEN header. */
+  token: string;
+}
+
+/** An app under test with its database and gateway. */
+export interface TestApp {
+  app: App;
+  db: Database;
+  gateway: CountingGateway;
+  config: ServerConfig;
+  /** Loads the page (GET /) like a browser and returns the CSRF cookies it set. */
+  csrf(): Promise<CsrfCredentials>;
+  /**
+   * POSTs a JSON body to /api/process-donation with valid CSRF credentials (fetched on first use),
+   * or with the `csrf` given, or with none when `csrf` is null.
+   */
+  postDonation(body: unknown, csrf?: CsrfCredentials | null): Promise<LightMyRequestResponse>;
+  /** Number of rows in the donations table. */
+  countDonations(): Promise<number>;
+  /** Empties the donations table and resets the gateway's call count (for a `beforeEach`). */
+  reset(): Promise<void>;
+  /** Closes the app, drops or discards the database and removes the temporary WEB_ROOT. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createTestApp}. */
+export interface TestAppOptions {
+  /** A pino logger (e.g. createLogger with an in-memory stream); silent by default. */
+  logger?: Logger;
+  /** index.html of the temporary WEB_ROOT; `null` for a WEB_ROOT without one (site not built). */
+  indexHtml?: string | null;
+  /** Extra files of the temporary WEB_ROOT, by path relative to it (e.g. `assets/app-1a2b3c.js`). */
+  files?: Record<string, string>;
+  /** Extra environment variables for loadConfig (e.g. ORGANIZATION_URL). */
+  env?: Record<string, string>;
+  /** The gateway to count calls of; the real test gateway by default. */
+  gateway?: PaymentGateway;
+}
+
+/** Reads `name=value` of each Set-Cookie header, as a browser would store it. */
+export function setCookies(response: LightMyRequestResponse): Map<string, string> {
+  const header = response.headers['set-cookie'];
+  const lines = header === undefined ? [] : Array.isArray(header) ? header : [header];
+  const cookies = new Map<string, string>();
+  for (const line of lines) {
+    const pair = line.split(';')[0] ?? '';
+    const eq = pair.indexOf('=');
+    if (eq > 0) cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return cookies;
+}
+
+/**
+ * Builds the app for a test file: an isolated migrated database (see openTestDatabase), the real test
+ * gateway (or `options.gateway`) wrapped in a counter, a temporary WEB_ROOT with a tiny index.html,
+ * config from a fixed environment (not the developer's). Call `close()` in `afterAll`.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const webRoot = await mkdtemp(path.join(tmpdir(), 'donation-web-'));
+  if (options.indexHtml !== null) await writeFile(path.join(webRoot, 'index.html'), options.indexHtml ?? TEST_INDEX_HTML);
+  for (const [file, content] of Object.entries(options.files ?? {})) {
+    await mkdir(path.dirname(path.join(webRoot, file)), { recursive: true });
+    await writeFile(path.join(webRoot, file), content);
+  }
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ROOT: webRoot, ...options.env });
+  const database = await openTestDatabase();
+  const gateway = countingGateway(options.gateway);
+  let app: App;
+  try {
+    app = await buildApp({ config, db: database.db, gateway, logger: options.logger });
+  } catch (error) {
+    await database.close();
+    await rm(webRoot, { recursive: true, force: true });
+    throw error;
+  }
+
+  let cachedCsrf: CsrfCredentials | undefined;
+  const csrf = async (): Promise<CsrfCredentials> => {
+    const page = await app.inject({ method: 'GET', url: '/' });
+    const cookies = setCookies(page);
+    const secret = cookies.get(CSRF_SECRET_COOKIE_NAME);
+    const token = cookies.get(CSRF_COOKIE_NAME);
+    if (page.statusCode !== 200 || !secret || !token) {
+      throw new Error(`GET / did not set the CSRF cookies (status ${page.statusCode})`);
+    }
+    // The page echoes the cookie's value exactly (issue #2), so the token is sent as the cookie holds it.
+    return { cookie: `${CSRF_SECRET_COOKIE_NAME}=${secret}; ${CSRF_COOKIE_NAME}=${token}`, token };
+  };
+
+  return {
+    app,
+    db: database.db,
+    gateway,
+    config,
+    csrf,
+    async postDonation(body, credentials) {
+      if (credentials === undefined) cachedCsrf ??= await csrf();
+      const used = credentials === undefined ? cachedCsrf : credentials;
+      return app.inject({
+        method: 'POST',
+        url: API_PATHS.processDonation,
+        headers: used ? { cookie: used.cookie, [CSRF_HEADER_NAME]: used.token } : {},
+        payload: body as object,
+      });
+    },
+    async countDonations() {
+      const [row] = await database.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(donations);
+      return row?.n ?? 0;
+    },
+    async reset() {
+      await database.db.delete(donations);
+      gateway.reset();
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await rm(webRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A card expiry year two years from now, as the form sends it ('2028'). */
+export const FUTURE_EXPIRY_YEAR = String(new Date().getFullYear() + 2);
+
+/**
+ * A valid submission as the site's form sends it: $25 one-time to research-science, paid with the
+ * 4242 4242 4242 4242 test Visa, optional fields as empty strings. `overrides` replace top-level fields
+ * and `card` replaces card fields.
+ */
+export function validSubmission(
+  overrides: Partial<DonationSubmissionInput> = {},
+  card: Partial<DonationSubmissionInput['creditCard']> = {},
+): DonationSubmissionInput {
+  return {
+    amount: 25,
+    frequency: 'one-time',
+    cause: 'research-science',
+    donorName: 'Ana Reef',
+    donorEmail: 'ana@example.org',
+    donorPhone: '',
+    donorAddress: { street: '', city: '', state: '', zipCode: '', country: '' },
+    paymentMethod: 'credit_card',
+    message: '',
+    isAnonymous: false,
+    ...overrides,
+    creditCard: {
+      number: '4242424242424242',
+      holderName: 'Ana Reef',
+      expiryMonth: '12',
+      expiryYear: FUTURE_EXPIRY_YEAR,
+      cvv: '123',
+      type: 'visa',
+      ...card,
+    },
+  };
+}
