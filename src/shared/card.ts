@@ -13,7 +13,7 @@ export const CARD_BRAND_NAMES: Record<CardBrand, string> = {
   mastercard: 'Mastercard',
   amex: 'American Express',
   discover: 'Discover',
-  unknown: 'Unknown card type',
+  unknown: 'Unknown',
 };
 
 /** The most characters the formatted card number field takes, spaces included (spec section 9). */

@@ -1,0 +1,36 @@
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { PageLoading } from './components/page-loading';
+import { RouteErrorBoundary } from './components/route-error-boundary';
+import { SelectionPage } from './donate/selection/selection-page';
+import { PATHS } from './paths';
+
+// The form and thank-you screens load on demand, so /donate ships only what it needs.
+const DonationFormPage = lazy(() =>
+  import('./donate/form/donation-form-page').then((module) => ({ default: module.DonationFormPage })),
+);
+const ThankYouPage = lazy(() =>
+  import('./donate/thank-you/thank-you-page').then((module) => ({ default: module.ThankYouPage })),
+);
+
+/**
+ * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
+ * /donate, /donate/form and /donate/thank-you show their screens. A screen that fails to load
+ * shows a reload prompt instead of a blank page.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  return (
+    <RouteErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route path={PATHS.root} element={<Navigate to={PATHS.donate} replace />} />
+          <Route path={PATHS.donate} element={<SelectionPage />} />
+          <Route path={PATHS.donationForm} element={<DonationFormPage />} />
+          <Route path={PATHS.thankYou} element={<ThankYouPage />} />
+          <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
+        </Routes>
+      </Suspense>
+    </RouteErrorBoundary>
+  );
+}

@@ -1,0 +1,27 @@
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import Toolbar from '@mui/material/Toolbar';
+import type { ReactNode } from 'react';
+import { SiteLogo } from './site-logo';
+
+/**
+ * The root shell (spec section 1): a top toolbar with the site logo, and the routed screen in the
+ * page's `main` landmark.
+ */
+export function AppShell({ children }: { children: ReactNode }) {
+  return (
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <AppBar position="static" color="primary" elevation={0} component="header">
+        <Container maxWidth="md">
+          <Toolbar disableGutters sx={{ gap: 2 }}>
+            <SiteLogo />
+          </Toolbar>
+        </Container>
+      </AppBar>
+      <Box component="main" sx={{ flex: 1, pb: 6 }}>
+        {children}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,33 @@
+import WavesIcon from '@mui/icons-material/Waves';
+import Link from '@mui/material/Link';
+import { Link as RouterLink } from 'react-router';
+import { SITE_NAME } from '../content/site-copy';
+import { PATHS } from '../paths';
+
+/**
+ * The site logo of the top toolbar (spec section 1): a wave icon and the site name, linking to the
+ * selection screen. The link's accessible name is the site name; the icon is decorative.
+ */
+export function SiteLogo() {
+  return (
+    <Link
+      component={RouterLink}
+      to={PATHS.donate}
+      color="inherit"
+      underline="none"
+      sx={{
+        display: 'inline-flex',
+        alignItems: 'center',
+        gap: 1,
+        minHeight: 44,
+        fontWeight: 700,
+        fontSize: { xs: '1rem', sm: '1.25rem' },
+        lineHeight: 1.2,
+        '&:focus-visible': { outline: '2px solid currentColor', outlineOffset: 4, borderRadius: 1 },
+      }}
+    >
+      <WavesIcon aria-hidden fontSize="large" />
+      <span>{SITE_NAME}</span>
+    </Link>
+  );
+}

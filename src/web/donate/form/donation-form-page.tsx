@@ -1,0 +1,41 @@
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { Navigate } from 'react-router';
+import { ScreenHeading } from '../../components/screen-heading';
+import { usePageTitle } from '../../components/use-page-title';
+import { PATHS } from '../../paths';
+import { useDonationStore } from '../../state/use-donation-store';
+import { DonationForm } from './donation-form';
+import { DonationSummary } from './donation-summary';
+
+const SCREEN_TITLE = 'Complete Your Donation';
+
+/**
+ * The donation form screen, /donate/form (spec section 2): its heading, the summary of the
+ * selection and the form. Without a selection the donor is sent to /donate (spec section 4, guards).
+ */
+export function DonationFormPage() {
+  const { selection } = useDonationStore();
+  usePageTitle(SCREEN_TITLE);
+  if (!selection) return <Navigate to={PATHS.donate} replace />;
+  return (
+    <Container maxWidth="md" sx={{ pt: { xs: 3, sm: 5 } }}>
+      <Paper elevation={2} sx={{ p: { xs: 2, sm: 4 } }}>
+        <Stack spacing={3}>
+          <div>
+            <ScreenHeading variant="h2" sx={{ fontSize: { xs: '1.75rem', sm: '2rem' } }}>
+              {SCREEN_TITLE}
+            </ScreenHeading>
+            <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+              Fields marked * are required.
+            </Typography>
+          </div>
+          <DonationSummary selection={selection} />
+          <DonationForm selection={selection} />
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}

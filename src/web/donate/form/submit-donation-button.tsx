@@ -1,0 +1,35 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import { formatDollars } from '../../../shared/money';
+
+/** Props of {@link SubmitDonationButton}. */
+export interface SubmitDonationButtonProps {
+  amountDollars: number;
+  loading: boolean;
+  /** False while the form holds an invalid value (spec section 2: disabled when invalid). */
+  formValid: boolean;
+}
+
+/**
+ * The form's submit button (spec section 2): 'Complete Donation of $25', or 'Processing Payment...'
+ * with a spinner while the donation is sent; disabled when the form is invalid or loading. It sits
+ * in a polite live region so screen readers hear the processing state.
+ */
+export function SubmitDonationButton({ amountDollars, loading, formValid }: SubmitDonationButtonProps) {
+  return (
+    <Box aria-live="polite">
+      <Button
+        type="submit"
+        variant="contained"
+        size="large"
+        fullWidth
+        disabled={loading || !formValid}
+        startIcon={loading ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined}
+        sx={{ py: 1.5, fontSize: '1.0625rem' }}
+      >
+        {loading ? 'Processing Payment...' : `Complete Donation of ${formatDollars(amountDollars)}`}
+      </Button>
+    </Box>
+  );
+}

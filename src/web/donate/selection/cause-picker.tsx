@@ -1,0 +1,45 @@
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { CAUSE_DETAILS, CAUSES, type Cause } from '../../../shared/causes';
+import { CauseIcon } from '../../components/cause-icon';
+import { toggleGridSx } from './toggle-grid-sx';
+
+/** Props of {@link CausePicker}: the chosen cause (or null), its setter, and the id of the labelling heading. */
+export interface CausePickerProps {
+  value: Cause | null;
+  onChange: (cause: Cause) => void;
+  labelledBy: string;
+}
+
+/**
+ * The 'What cause would you like to support?' vertical toggle group (spec section 2): the five
+ * causes, each with its icon and display name (the button's accessible name is the display name).
+ */
+export function CausePicker({ value, onChange, labelledBy }: CausePickerProps) {
+  return (
+    <ToggleButtonGroup
+      exclusive
+      orientation="vertical"
+      value={value}
+      onChange={(_event, next: Cause | null) => {
+        if (next !== null) onChange(next);
+      }}
+      aria-labelledby={labelledBy}
+      sx={toggleGridSx({ xs: 1 })}
+    >
+      {CAUSES.map((cause) => {
+        const { displayName, icon } = CAUSE_DETAILS[cause];
+        return (
+          <ToggleButton
+            key={cause}
+            value={cause}
+            sx={{ justifyContent: 'flex-start', textAlign: 'left', gap: 1.5, py: 1.5, px: 2 }}
+          >
+            <CauseIcon name={icon} />
+            {displayName}
+          </ToggleButton>
+        );
+      })}
+    </ToggleButtonGroup>
+  );
+}

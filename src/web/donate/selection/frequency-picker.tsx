@@ -1,0 +1,35 @@
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { FREQUENCIES, FREQUENCY_LABELS, type Frequency } from '../../../shared/frequencies';
+import { toggleGridSx } from './toggle-grid-sx';
+
+/** Props of {@link FrequencyPicker}: the chosen frequency, its setter, and the id of the labelling heading. */
+export interface FrequencyPickerProps {
+  value: Frequency;
+  onChange: (frequency: Frequency) => void;
+  labelledBy: string;
+}
+
+/**
+ * The 'Choose Frequency' toggle group (spec section 2): One-time Gift, Monthly, Yearly. Exactly
+ * one is always pressed; pressing the pressed one again keeps it.
+ */
+export function FrequencyPicker({ value, onChange, labelledBy }: FrequencyPickerProps) {
+  return (
+    <ToggleButtonGroup
+      exclusive
+      value={value}
+      onChange={(_event, next: Frequency | null) => {
+        if (next !== null) onChange(next);
+      }}
+      aria-labelledby={labelledBy}
+      sx={toggleGridSx({ xs: 3 })}
+    >
+      {FREQUENCIES.map((frequency) => (
+        <ToggleButton key={frequency} value={frequency} sx={{ px: 1 }}>
+          {FREQUENCY_LABELS[frequency]}
+        </ToggleButton>
+      ))}
+    </ToggleButtonGroup>
+  );
+}

@@ -1,0 +1,29 @@
+import Box from '@mui/material/Box';
+import Container from '@mui/material/Container';
+import Typography from '@mui/material/Typography';
+import { ScreenHeading } from '../../components/screen-heading';
+import { StatList } from '../../components/stat-list';
+import { HERO_HEADING, HERO_PARAGRAPH, HERO_STATS } from '../../content/site-copy';
+
+/**
+ * The landing hero of the selection screen (spec section 1): a heading inviting support for the
+ * reef, a paragraph of true facts about it (content-facts.md) and the three headline stats.
+ */
+export function LandingHero() {
+  return (
+    <Box
+      sx={{
+        color: 'common.white',
+        background: 'linear-gradient(160deg, #01579b 0%, #003c6e 55%, #00695c 100%)',
+        pt: { xs: 4, sm: 6 },
+        pb: { xs: 10, sm: 12 },
+      }}
+    >
+      <Container maxWidth="md">
+        <ScreenHeading sx={{ mb: 2 }}>{HERO_HEADING}</ScreenHeading>
+        <Typography sx={{ fontSize: { xs: '1rem', sm: '1.125rem' }, mb: 3, maxWidth: '60ch' }}>{HERO_PARAGRAPH}</Typography>
+        <StatList stats={HERO_STATS} onDark />
+      </Container>
+    </Box>
+  );
+}

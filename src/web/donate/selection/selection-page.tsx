@@ -1,0 +1,85 @@
+import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
+import Button from '@mui/material/Button';
+import Container from '@mui/material/Container';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useId } from 'react';
+import { useNavigate } from 'react-router';
+import { usePageTitle } from '../../components/use-page-title';
+import { PATHS } from '../../paths';
+import { useDonationStore } from '../../state/use-donation-store';
+import { AmountPicker } from './amount-picker';
+import { CausePicker } from './cause-picker';
+import { FrequencyPicker } from './frequency-picker';
+import { ImpactBanner } from './impact-banner';
+import { LandingHero } from './landing-hero';
+import { useSelectionChoices } from './use-selection-choices';
+
+/**
+ * The selection screen, /donate (spec sections 1, 2 and 4): the landing hero, then the amount,
+ * frequency and cause, the impact banner, and 'Continue to Donation', which stores the selection
+ * and opens the form once all three are chosen. It makes no server calls (spec section 7).
+ */
+export function SelectionPage() {
+  const { selection: stored, setSelection } = useDonationStore();
+  const choices = useSelectionChoices(stored);
+  const navigate = useNavigate();
+  const ids = { amount: useId(), frequency: useId(), cause: useId() };
+  usePageTitle();
+
+  const confirm = () => {
+    if (!choices.selection) return;
+    setSelection(choices.selection);
+    void navigate(PATHS.donationForm);
+  };
+
+  return (
+    <>
+      <LandingHero />
+      <Container maxWidth="md" sx={{ mt: { xs: -7, sm: -8 } }}>
+        <Paper elevation={2} component="section" aria-labelledby={ids.amount} sx={{ p: { xs: 2, sm: 4 } }}>
+          <Stack spacing={3}>
+            <div>
+              <Typography variant="h2" id={ids.amount}>
+                Choose Your Donation Amount
+              </Typography>
+              <Typography color="text.secondary" sx={{ mt: 0.5 }}>
+                Every contribution helps preserve Belize&apos;s natural heritage
+              </Typography>
+            </div>
+
+            <AmountPicker choices={choices} labelledBy={ids.amount} />
+
+            <Stack spacing={1.5}>
+              <Typography variant="h3" component="h3" id={ids.frequency}>
+                Choose Frequency
+              </Typography>
+              <FrequencyPicker value={choices.frequency} onChange={choices.setFrequency} labelledBy={ids.frequency} />
+            </Stack>
+
+            <Stack spacing={1.5}>
+              <Typography variant="h3" component="h3" id={ids.cause}>
+                What cause would you like to support?
+              </Typography>
+              <CausePicker value={choices.cause} onChange={choices.setCause} labelledBy={ids.cause} />
+            </Stack>
+
+            <ImpactBanner amount={choices.amount} frequency={choices.frequency} cause={choices.cause} />
+
+            <Button
+              variant="contained"
+              size="large"
+              disabled={choices.selection === null}
+              onClick={confirm}
+              endIcon={<ArrowForwardIcon />}
+              sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' }, py: 1.5, px: 4 }}
+            >
+              Continue to Donation
+            </Button>
+          </Stack>
+        </Paper>
+      </Container>
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import type { SxProps, Theme } from '@mui/material/styles';
+import { toggleButtonGroupClasses } from '@mui/material/ToggleButtonGroup';
+
+/**
+ * Lays a ToggleButtonGroup's buttons out as separate, wrapping tiles instead of MUI's joined
+ * segmented bar, which cannot wrap on a 320px screen (mobile first). `columns` is per breakpoint.
+ */
+export function toggleGridSx(columns: { xs: number; sm?: number }): SxProps<Theme> {
+  return {
+    display: 'grid',
+    width: '100%',
+    gap: 1,
+    gridTemplateColumns: {
+      xs: `repeat(${columns.xs}, minmax(0, 1fr))`,
+      sm: `repeat(${columns.sm ?? columns.xs}, minmax(0, 1fr))`,
+    },
+    [`& .${toggleButtonGroupClasses.grouped}`]: {
+      m: 0,
+      border: '1px solid',
+      borderColor: 'rgba(0, 0, 0, 0.45)',
+      borderRadius: 2,
+    },
+    [`& .${toggleButtonGroupClasses.grouped}.${toggleButtonGroupClasses.selected}`]: {
+      borderColor: 'primary.main',
+    },
+  };
+}

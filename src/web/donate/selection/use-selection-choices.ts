@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { DEFAULT_AMOUNT_DOLLARS, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
+import type { Cause } from '../../../shared/causes';
+import type { DonationSelection } from '../../../shared/donation';
+import { DEFAULT_FREQUENCY, type Frequency } from '../../../shared/frequencies';
+
+/** What the amount controls hold: the pressed preset, and whether/what the custom field holds. */
+interface AmountState {
+  preset: number | null;
+  customOpen: boolean;
+  customText: string;
+}
+
+/** The selection screen's choices and what changes them (spec section 4, "Selection screen"). */
+export interface SelectionChoices {
+  /** The pressed preset amount, or null when Custom Amount is pressed. */
+  preset: number | null;
+  /** Whether the custom amount field is shown. */
+  customOpen: boolean;
+  /** What the donor typed in the custom amount field. */
+  customText: string;
+  /** Why the custom text is not an amount (issue #2), or undefined. */
+  customError: string | undefined;
+  /** The selected amount in dollars, or null when none is selected. */
+  amount: number | null;
+  frequency: Frequency;
+  cause: Cause | null;
+  /** The complete selection, or null until amount, frequency and cause are all set (spec section 5). */
+  selection: DonationSelection | null;
+  selectPreset: (amountDollars: number) => void;
+  /** Shows the custom field, or hides and clears it. */
+  setCustomOpen: (open: boolean) => void;
+  setCustomText: (text: string) => void;
+  setFrequency: (frequency: Frequency) => void;
+  setCause: (cause: Cause) => void;
+}
+
+function isPreset(amountDollars: number): boolean {
+  return (PRESET_AMOUNTS_DOLLARS as readonly number[]).includes(amountDollars);
+}
+
+/** The amount controls for an amount: its preset, or the custom field holding it. */
+function amountStateFor(amountDollars: number): AmountState {
+  return isPreset(amountDollars)
+    ? { preset: amountDollars, customOpen: false, customText: '' }
+    : { preset: null, customOpen: true, customText: String(amountDollars) };
+}
+
+/**
+ * State of the selection screen. It starts at $25, One-time Gift, no cause, custom field hidden
+ * (spec section 4), or at the donor's earlier selection when they come back to change it.
+ * Picking a preset clears and hides the custom field; hiding the custom field clears it; the
+ * custom text becomes the amount only when `parseCustomAmount` accepts it (issue #2).
+ */
+export function useSelectionChoices(initial: DonationSelection | null): SelectionChoices {
+  const [amountState, setAmountState] = useState<AmountState>(() =>
+    amountStateFor(initial?.amount ?? DEFAULT_AMOUNT_DOLLARS),
+  );
+  const [frequency, setFrequency] = useState<Frequency>(initial?.frequency ?? DEFAULT_FREQUENCY);
+  const [cause, setCause] = useState<Cause | null>(initial?.cause ?? null);
+
+  const { preset, customOpen, customText } = amountState;
+  const parsed = customOpen ? parseCustomAmount(customText) : {};
+  const amount = customOpen ? (parsed.amountDollars ?? null) : preset;
+  const selection = amount !== null && cause !== null ? { amount, frequency, cause } : null;
+
+  return {
+    preset,
+    customOpen,
+    customText,
+    customError: parsed.error,
+    amount,
+    frequency,
+    cause,
+    selection,
+    selectPreset: (amountDollars) => setAmountState({ preset: amountDollars, customOpen: false, customText: '' }),
+    setCustomOpen: (open) => setAmountState({ preset: null, customOpen: open, customText: '' }),
+    setCustomText: (text) => setAmountState((state) => ({ ...state, customText: text })),
+    setFrequency,
+    setCause,
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * Every route path of the site, defined once (spec section 2, "Screens and routes").
+ * Screens, links and redirects import these rather than spelling a path themselves.
+ */
+export const PATHS = {
+  /** The empty path: redirects to the selection screen. */
+  root: '/',
+  /** Selection screen: amount, frequency and cause. */
+  donate: '/donate',
+  /** Donation form: donor and card details. */
+  donationForm: '/donate/form',
+  /** Thank-you page after a successful donation. */
+  thankYou: '/donate/thank-you',
+} as const;
+
+/** One of the site's route paths. */
+export type AppPath = (typeof PATHS)[keyof typeof PATHS];
