@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DonationStats } from '../../src/shared/api';
 import { DEFAULT_SITE_CONFIG } from '../../src/shared/site-config';
 import { E2E_DATA_DIR, E2E_LOG_FILE } from './e2e-env';
-import { chooseDonation, expect, fillDonorForm, TEST_CARDS, test } from './fixtures';
+import { chooseDonation, field, expect, fillDonorForm, TEST_CARDS, test } from './fixtures';
 
 /** Every file below a folder, as raw bytes read as latin1 so any byte sequence can be searched. */
 async function readTree(dir: string): Promise<Array<{ path: string; text: string }>> {
@@ -63,7 +63,7 @@ test.describe('giving', () => {
     await expect(page).toHaveURL(/\/donate\/form$/);
     await expect(page.getByRole('button', { name: 'Complete Donation of $10' })).toBeEnabled();
 
-    await page.getByLabel('Card Number', { exact: true }).fill(TEST_CARDS.insufficientFunds);
+    await field(page, 'Card Number').fill(TEST_CARDS.insufficientFunds);
     await page.getByRole('button', { name: 'Complete Donation of $10' }).click();
     await expect(page.getByRole('alert')).toContainText('Error: Your card has insufficient funds.');
     await expect(page.getByRole('alert')).toHaveCount(1);

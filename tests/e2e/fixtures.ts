@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
 import { CAUSE_DETAILS, type Cause } from '../../src/shared/causes';
 import { FREQUENCY_LABELS, type Frequency } from '../../src/shared/frequencies';
 
@@ -46,12 +46,20 @@ export async function chooseDonation(
   if (preset) await page.getByRole('button', { name: preset, exact: true }).click();
   if (customAmount !== undefined) {
     await page.getByRole('button', { name: 'Custom Amount' }).click();
-    await page.getByLabel('Enter Custom Amount', { exact: true }).fill(customAmount);
+    await page.getByRole('spinbutton', { name: 'Enter Custom Amount' }).fill(customAmount);
   }
   await page.getByRole('button', { name: FREQUENCY_LABELS[frequency], exact: true }).click();
   await page.getByRole('button', { name: CAUSE_DETAILS[cause].displayName }).click();
   await page.getByRole('button', { name: 'Continue to Donation' }).click();
   await expect(page).toHaveURL(/\/donate\/form$/);
+}
+
+/**
+ * A form text field by its accessible name, which is its label (issue #2).
+ * NOTE: not getByLabel: that matches the label's whole text, which includes MUI's aria-hidden ' *'.
+ */
+export function field(page: Page, name: string): Locator {
+  return page.getByRole('textbox', { name, exact: true });
 }
 
 /** Chooses an option of one of the form's expiry selects by its visible label. */
@@ -83,12 +91,12 @@ export async function fillDonorForm(page: Page, overrides: Partial<DonorDetails>
     cvv: '123',
     ...overrides,
   };
-  await page.getByLabel('Full Name', { exact: true }).fill(details.name);
-  await page.getByLabel('Email Address', { exact: true }).fill(details.email);
-  await page.getByLabel('Card Number', { exact: true }).fill(details.cardNumber);
-  await page.getByLabel('Cardholder Name', { exact: true }).fill(details.cardholderName);
+  await field(page, 'Full Name').fill(details.name);
+  await field(page, 'Email Address').fill(details.email);
+  await field(page, 'Card Number').fill(details.cardNumber);
+  await field(page, 'Cardholder Name').fill(details.cardholderName);
   await chooseOption(page, 'Expiry Month', details.expiryMonth);
   await chooseOption(page, 'Expiry Year', details.expiryYear);
-  await page.getByLabel('CVV', { exact: true }).fill(details.cvv);
+  await field(page, 'CVV').fill(details.cvv);
   return details;
 }

@@ -1,4 +1,4 @@
-import { chooseDonation, chooseOption, expect, FUTURE_EXPIRY, TEST_CARDS, test } from './fixtures';
+import { chooseDonation, field, chooseOption, expect, FUTURE_EXPIRY, TEST_CARDS, test } from './fixtures';
 
 test.describe('the donation form', () => {
   test('a visitor who opens the form without choosing a donation is sent to /donate', async ({ page }) => {
@@ -8,9 +8,9 @@ test.describe('the donation form', () => {
 
   test('a donor sees the summary, the sections, the secure notice and the CVV hint', async ({ page }) => {
     await chooseDonation(page, { preset: '$50', frequency: 'monthly', cause: 'sustainable-development' });
-    await expect(page.getByText('$50', { exact: false }).first()).toBeVisible();
-    await expect(page.getByText(/monthly/i).first()).toBeVisible();
-    await expect(page.getByText('Sustainable Development of Reef Resources')).toBeVisible();
+    const summary = page.getByRole('region', { name: 'Donation summary' });
+    await expect(summary).toContainText('$50 monthly');
+    await expect(summary).toContainText('Sustainable Development of Reef Resources');
     for (const heading of ['Personal Information', 'Billing Address (Optional)', 'Payment Information']) {
       await expect(page.getByRole('heading', { name: heading })).toBeVisible();
     }
@@ -27,9 +27,9 @@ test.describe('the donation form', () => {
       ['Cardholder Name', 'cc-name'],
       ['CVV', 'cc-csc'],
     ] as const) {
-      await expect(page.getByLabel(label, { exact: true })).toHaveAttribute('autocomplete', token);
+      await expect(field(page, label)).toHaveAttribute('autocomplete', token);
     }
-    await expect(page.getByLabel('Message (Optional)', { exact: true })).toBeVisible();
+    await expect(field(page, 'Message (Optional)')).toBeVisible();
     await expect(page.getByRole('checkbox', { name: 'Make my donation anonymous' })).not.toBeChecked();
     await expect(page.getByText(/encrypted and secure/i)).toBeVisible();
     await page.getByRole('button', { name: /security code/i }).hover();
@@ -40,9 +40,9 @@ test.describe('the donation form', () => {
   test('a donor who leaves fields empty or wrong sees every validation message', async ({ page }) => {
     await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
     const leave = async (label: string, value: string) => {
-      const field = page.getByLabel(label, { exact: true });
-      await field.fill(value);
-      await field.blur();
+      const input = field(page, label);
+      await input.fill(value);
+      await input.blur();
     };
     await leave('Full Name', '');
     await expect(page.getByText('Name is required')).toBeVisible();
@@ -98,7 +98,7 @@ test.describe('the donation form', () => {
 
   test('the card number is grouped in fours and its brand is named', async ({ page }) => {
     await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
-    const cardNumber = page.getByLabel('Card Number', { exact: true });
+    const cardNumber = field(page, 'Card Number');
     await expect(cardNumber).toHaveAttribute('maxlength', '19');
     const brands: Array<[string, string, string]> = [
       ['4242424242424242', '4242 4242 4242 4242', 'Visa'],
@@ -120,7 +120,7 @@ test.describe('the donation form', () => {
 
   test('the CVV field takes digits only, at most four', async ({ page }) => {
     await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
-    const cvv = page.getByLabel('CVV', { exact: true });
+    const cvv = field(page, 'CVV');
     await expect(cvv).toHaveAttribute('maxlength', '4');
     await cvv.pressSequentially('1a2b3c45');
     await expect(cvv).toHaveValue('1234');
@@ -128,13 +128,13 @@ test.describe('the donation form', () => {
 
   test('a reload on the form keeps the selection but never the card details', async ({ page }) => {
     await chooseDonation(page, { preset: '$10', frequency: 'yearly', cause: 'marine-protected-areas' });
-    await page.getByLabel('Card Number', { exact: true }).fill(TEST_CARDS.visa);
-    await page.getByLabel('CVV', { exact: true }).fill('987');
+    await field(page, 'Card Number').fill(TEST_CARDS.visa);
+    await field(page, 'CVV').fill('987');
     await chooseOption(page, 'Expiry Month', FUTURE_EXPIRY.month);
     await page.reload();
     await expect(page).toHaveURL(/\/donate\/form$/);
     await expect(page.getByRole('button', { name: 'Complete Donation of $10' })).toBeVisible();
-    await expect(page.getByLabel('Card Number', { exact: true })).toHaveValue('');
+    await expect(field(page, 'Card Number')).toHaveValue('');
     const stored = await page.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
     expect(stored).not.toContain('4242');
     expect(stored).not.toContain('987');

@@ -33,7 +33,7 @@ test.describe('choosing a donation', () => {
     for (const cause of CAUSES) {
       await expect(page.getByRole('button', { name: CAUSE_DETAILS[cause].displayName })).toHaveAttribute('aria-pressed', 'false');
     }
-    await expect(page.getByLabel('Enter Custom Amount')).toBeHidden();
+    await expect(page.getByRole('spinbutton', { name: 'Enter Custom Amount' })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Continue to Donation' })).toBeDisabled();
   });
 
@@ -67,7 +67,7 @@ test.describe('choosing a donation', () => {
     await page.getByRole('button', { name: 'Research and Science' }).click();
     const continueButton = page.getByRole('button', { name: 'Continue to Donation' });
     await page.getByRole('button', { name: 'Custom Amount' }).click();
-    const custom = page.getByLabel('Enter Custom Amount');
+    const custom = page.getByRole('spinbutton', { name: 'Enter Custom Amount' });
     await expect(custom).toBeVisible();
     await expect(custom).toHaveAttribute('placeholder', 'Enter amount');
     await expect(custom).toHaveAttribute('min', '1');
@@ -96,7 +96,7 @@ test.describe('choosing a donation', () => {
     await expect(page.getByText(/^Your \$/)).toHaveText('Your $50 donation can help protect Research and Science');
 
     await page.getByRole('button', { name: 'Custom Amount' }).click();
-    await expect(page.getByLabel('Enter Custom Amount')).toHaveValue('');
+    await expect(page.getByRole('spinbutton', { name: 'Enter Custom Amount' })).toHaveValue('');
   });
 
   test('a donor with a chosen cause continues to the form with the selection summarised', async ({ page }) => {
@@ -106,7 +106,8 @@ test.describe('choosing a donation', () => {
     await page.getByRole('button', { name: 'Education and Outreach' }).click();
     await page.getByRole('button', { name: 'Continue to Donation' }).click();
     await expect(page).toHaveURL(/\/donate\/form$/);
-    await expect(page.getByText('Education and Outreach')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Donation summary' })).toContainText('Education and Outreach');
+    await expect(page.getByRole('region', { name: 'Donation summary' })).toContainText('$100 monthly');
     await expect(page.getByRole('button', { name: 'Complete Donation of $100' })).toBeVisible();
   });
 });
