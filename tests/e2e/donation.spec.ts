@@ -104,6 +104,7 @@ test.describe('giving', () => {
       expect(text.includes('4242424242424242'), `card number in ${path}`).toBe(false);
       expect(text.includes('4242 4242 4242 4242'), `card number in ${path}`).toBe(false);
     }
-    expect(log.includes('7391'), 'CVV in the server log').toBe(false);
+    // NOTE: a bare 4-digit run can occur by chance (timings, timestamps), so look for the CVV as a value.
+    expect(log, 'CVV in the server log').not.toMatch(/"7391"|=7391\b|cvv"\s*:\s*"?\d/i);
   });
 });
