@@ -1,9 +1,17 @@
 // @ts-check
 import js from '@eslint/js';
-import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * Forbids files matching `files` to import from the sibling layers named in `layers` (`../server/x`,
+ * `../../web/y`), with `message` as the reason. Built on ESLint's own `no-restricted-imports`.
+ */
+function forbidImports(files, layers, message) {
+  const group = layers.flatMap((layer) => [`../${layer}`, `../${layer}/**`, `../../${layer}`, `../../${layer}/**`, `../../../${layer}/**`, `**/src/${layer}/**`]);
+  return { files: [files], rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message }] }] } };
+}
 
 /**
  * Lint rules. The one that matters most: imports flow one way (DESIGN.md, "Layout"):
@@ -16,22 +24,14 @@ export default tseslint.config(
   {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    plugins: { 'import-x': importX },
     rules: {
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: [
-            { target: './src/shared', from: ['./src/server', './src/web'], message: 'shared runs in browser and server: it imports neither.' },
-            { target: './src/web', from: './src/server', message: 'web never imports server code; share it through src/shared.' },
-            { target: './src/server', from: './src/web', message: 'server never imports web code; share it through src/shared.' },
-          ],
-        },
-      ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  forbidImports('src/shared/**', ['server', 'web'], 'shared runs in browser and server: it imports neither.'),
+  forbidImports('src/web/**', ['server'], 'web never imports server code; share it through src/shared.'),
+  forbidImports('src/server/**', ['web'], 'server never imports web code; share it through src/shared.'),
   {
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
