@@ -6,6 +6,7 @@ import { registerCsrfProtection } from './csrf';
 import type { Database } from './db/client';
 import { donationRoutes } from './donations/routes';
 import { apiError, handleError, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
+import { fingerprintSecret } from './idempotency/idempotency-key';
 import { createLogger } from './logger';
 import type { PaymentGateway } from './payments/gateway';
 import { registerSite } from './site';
@@ -56,7 +57,7 @@ export async function buildApp({ config, db, gateway, logger }: BuildAppOptions)
   });
 
   await registerCsrfProtection(app, config);
-  await app.register(donationRoutes, { db, gateway });
+  await app.register(donationRoutes, { db, gateway, fingerprintSecret: fingerprintSecret(config.cookieSecret) });
   await registerSite(app, config);
   await app.ready();
   return app;

@@ -22,6 +22,9 @@ describe('loadConfig', () => {
       cookieSecret: DEVELOPMENT_COOKIE_SECRET,
       webRoot: path.join(repoRoot, 'dist', 'web'),
       trustProxy: false,
+      gatewayTimeoutMs: 20_000,
+      pendingTimeoutMs: 120_000,
+      reconcileIntervalMs: 30_000,
     });
   });
 
@@ -38,6 +41,9 @@ describe('loadConfig', () => {
       COOKIE_SECRET: productionSecret,
       WEB_ROOT: '/srv/web',
       TRUST_PROXY: 'true',
+      GATEWAY_TIMEOUT_MS: '5000',
+      PENDING_TIMEOUT_MS: '60000',
+      RECONCILE_INTERVAL_MS: '1000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -49,7 +55,16 @@ describe('loadConfig', () => {
       cookieSecret: productionSecret,
       webRoot: '/srv/web',
       trustProxy: true,
+      gatewayTimeoutMs: 5000,
+      pendingTimeoutMs: 60_000,
+      reconcileIntervalMs: 1000,
     });
+  });
+
+  it('refuses a PENDING_TIMEOUT_MS not above GATEWAY_TIMEOUT_MS: the reconciler would race a charge under way', () => {
+    expect(() => loadConfig({ GATEWAY_TIMEOUT_MS: '5000', PENDING_TIMEOUT_MS: '5000' })).toThrow(
+      /PENDING_TIMEOUT_MS \(5000\) must be greater than GATEWAY_TIMEOUT_MS \(5000\)/,
+    );
   });
 
   it('treats empty variables as unset', () => {
@@ -68,6 +83,10 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'ftp://example.org'],
     ['COOKIE_SECRET', 'too-short'],
     ['TRUST_PROXY', 'yes please'],
+    ['GATEWAY_TIMEOUT_MS', '0'],
+    ['PENDING_TIMEOUT_MS', '1.5'],
+    ['RECONCILE_INTERVAL_MS', '-10'],
+    ['RECONCILE_INTERVAL_MS', String(25 * 60 * 60 * 1000)],
   ])('rejects a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });

@@ -25,6 +25,19 @@ export const DEVELOPMENT_COOKIE_SECRET = 'development-only-cookie-secret-do-not-
 /** Shortest accepted COOKIE_SECRET, in characters (@fastify/cookie and OWASP: at least 32 characters of entropy). */
 export const COOKIE_SECRET_MIN_LENGTH = 32;
 
+/** How long a charge may take before the server stops waiting for the gateway (GATEWAY_TIMEOUT_MS default), in ms. */
+export const DEFAULT_GATEWAY_TIMEOUT_MS = 20_000;
+/**
+ * Age after which a `pending` donation is reconciled with the gateway (PENDING_TIMEOUT_MS default), in ms.
+ * NOTE: must exceed the gateway timeout by a wide margin: a request may still be charging until then,
+ * and a real gateway may still complete a charge whose answer we stopped waiting for.
+ */
+export const DEFAULT_PENDING_TIMEOUT_MS = 120_000;
+/** How often the reconciler runs (RECONCILE_INTERVAL_MS default), in ms. */
+export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
+/** Upper bound of every duration setting: 24 hours, in ms (setTimeout takes at most 2^31-1 ms). */
+const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
+
 /** The built site (Vite's output), resolved from this file so the working directory does not matter. */
 const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
@@ -33,6 +46,13 @@ const optionalVar = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === '' ? undefined : value), schema.optional());
 
 const booleanVar = z.enum(['true', 'false', '1', '0'], { error: 'must be true or false' }).transform((v) => v === 'true' || v === '1');
+
+/** A duration in whole milliseconds, at least 1 (GATEWAY_TIMEOUT_MS and the reconciler's settings). */
+const durationMsVar = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of milliseconds')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'must be at least 1 millisecond').max(MAX_DURATION_MS, 'must be at most 24 hours'));
 
 const EnvSchema = z.object({
   NODE_ENV: optionalVar(z.string()),
@@ -57,6 +77,9 @@ const EnvSchema = z.object({
   ),
   WEB_ROOT: optionalVar(z.string()),
   TRUST_PROXY: optionalVar(booleanVar),
+  GATEWAY_TIMEOUT_MS: optionalVar(durationMsVar),
+  PENDING_TIMEOUT_MS: optionalVar(durationMsVar),
+  RECONCILE_INTERVAL_MS: optionalVar(durationMsVar),
 });
 
 /** Everything the server needs to start, typed and with defaults applied. */
@@ -86,6 +109,15 @@ export interface ServerConfig {
    * the proxy over HTTPS gets `Secure` cookies. Turn on only behind a proxy that sets those headers.
    */
   trustProxy: boolean;
+  /** How long to wait for one gateway call before treating its outcome as unknown, in ms (GATEWAY_TIMEOUT_MS, default 20,000). */
+  gatewayTimeoutMs: number;
+  /**
+   * Age after which the reconciler resolves a `pending` donation with the gateway, in ms (PENDING_TIMEOUT_MS,
+   * default 120,000; issue #3). Must be greater than gatewayTimeoutMs.
+   */
+  pendingTimeoutMs: number;
+  /** Time between two runs of the reconciler, in ms (RECONCILE_INTERVAL_MS, default 30,000; issue #3). */
+  reconcileIntervalMs: number;
 }
 
 /**
@@ -109,6 +141,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     );
   }
 
+  const gatewayTimeoutMs = vars.GATEWAY_TIMEOUT_MS ?? DEFAULT_GATEWAY_TIMEOUT_MS;
+  const pendingTimeoutMs = vars.PENDING_TIMEOUT_MS ?? DEFAULT_PENDING_TIMEOUT_MS;
+  if (pendingTimeoutMs <= gatewayTimeoutMs) {
+    // Otherwise the reconciler could give up on a donation whose charge is still under way.
+    throw new Error(
+      `Invalid configuration: PENDING_TIMEOUT_MS (${pendingTimeoutMs}) must be greater than GATEWAY_TIMEOUT_MS (${gatewayTimeoutMs})`,
+    );
+  }
+
   const dataDir = vars.DATA_DIR ?? './data';
   return {
     isProduction,
@@ -125,6 +166,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     cookieSecret: vars.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET,
     webRoot: path.resolve(vars.WEB_ROOT ?? DEFAULT_WEB_ROOT),
     trustProxy: vars.TRUST_PROXY ?? false,
+    gatewayTimeoutMs,
+    pendingTimeoutMs,
+    reconcileIntervalMs: vars.RECONCILE_INTERVAL_MS ?? DEFAULT_RECONCILE_INTERVAL_MS,
   };
 }
 

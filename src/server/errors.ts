@@ -22,6 +22,26 @@ export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request is too large.';
 export const UNSUPPORTED_MEDIA_TYPE_MESSAGE = 'The request body must be JSON (Content-Type: application/json).';
 /** 500 for anything unexpected; the details go to the log only. */
 export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side. Please try again in a few minutes.';
+/** 400 for an Idempotency-Key header that is empty, too long or not printable ASCII (issue #3). */
+export const INVALID_IDEMPOTENCY_KEY_MESSAGE =
+  'The Idempotency-Key header must be 1 to 255 printable characters. Please reload the page and try again.';
+/** 409 while the first request with the same Idempotency-Key is still being processed (issue #3; IETF draft). */
+export const IDEMPOTENCY_IN_FLIGHT_MESSAGE =
+  'Your donation is still being processed. Please wait a moment before trying again: you will not be charged twice.';
+/** 422 when an Idempotency-Key comes back with a different body (issue #3; IETF draft). */
+export const IDEMPOTENCY_MISMATCH_MESSAGE =
+  'This donation attempt was already sent with different details. Please reload the page and try again.';
+/** 503 when the database cannot be reached before anything was charged (issue #3, fault 2). */
+export const SERVICE_UNAVAILABLE_MESSAGE =
+  'We cannot take donations right now, and your card has not been charged. Please try again in a few minutes.';
+/**
+ * 503 when the card may have been charged but the outcome is not recorded yet: the gateway timed out or
+ * failed, or the database failed after the charge (issue #3, faults 1 and 3). The reconciler records it;
+ * retrying with the same Idempotency-Key then replays the outcome. See docs/decisions/0011-payment-being-confirmed-is-503.md.
+ */
+export const PAYMENT_BEING_CONFIRMED_MESSAGE =
+  'Your payment is being confirmed. Please wait a few minutes before trying again: you will not be charged twice.';
+
 /** `fieldErrors` message for a field the schema does not know (strict schema: unknown fields rejected). */
 export const UNKNOWN_FIELD_MESSAGE = 'Unknown field';
 

@@ -9,10 +9,10 @@ import { loadConfig } from './config';
 import { CSRF_SECRET_COOKIE_NAME } from './csrf';
 import { donations } from './db/schema';
 import {
-  INTERNAL_ERROR_MESSAGE,
   INVALID_JSON_MESSAGE,
   NOT_FOUND_MESSAGE,
   PAYLOAD_TOO_LARGE_MESSAGE,
+  PAYMENT_BEING_CONFIRMED_MESSAGE,
   UNSUPPORTED_MEDIA_TYPE_MESSAGE,
 } from './errors';
 import { createLogger } from './logger';
@@ -168,13 +168,14 @@ describe('failures answer {success: false, error}', () => {
     expect(t.gateway.calls).toBe(0);
   });
 
-  it('anything unexpected: 500 with a generic message, no stack, the donation left pending', async () => {
+  it('a gateway that fails: 503 saying the payment is being confirmed, no stack, the donation left pending', async () => {
     const brokenGateway: PaymentGateway = {
       name: 'test',
       isTestMode: true,
       charge: async () => {
         throw new Error('connection reset by gateway at Socket.onEnd (node:net:123)');
       },
+      retrieveCharge: async () => ({ status: 'not_found' }),
     };
     const app = await buildApp({
       config: t.config,
@@ -192,8 +193,9 @@ describe('failures answer {success: false, error}', () => {
         headers: { cookie: `_csrf=${cookies.get('_csrf')}; ${CSRF_COOKIE_NAME}=${token}`, [CSRF_HEADER_NAME]: token },
         payload: validSubmission(),
       });
-      expect(response.statusCode).toBe(500);
-      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: INTERNAL_ERROR_MESSAGE });
+      expect(response.statusCode).toBe(503);
+      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: PAYMENT_BEING_CONFIRMED_MESSAGE });
+      expect(response.headers['retry-after']).toMatch(/^\d+$/);
       expect(response.body).not.toMatch(/connection reset|node:net|at /);
       const rows = await t.db.select({ status: donations.status }).from(donations);
       expect(rows).toEqual([{ status: 'pending' }]);

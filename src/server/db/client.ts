@@ -16,13 +16,14 @@ import * as schema from './schema';
  */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-/** An open database and the function that closes it (and its connections). */
-export interface DatabaseHandle {
+/**
+ * An open database, the driver's own client under it, and the function that closes it (and its connections).
+ * `driver` says which client it is: `pglite` (embedded) or `node-postgres` (DATABASE_URL, a pool).
+ */
+export type DatabaseHandle = {
   db: Database;
-  /** Which driver serves the database: `pglite` (embedded) or `node-postgres` (DATABASE_URL). */
-  driver: 'pglite' | 'node-postgres';
   close: () => Promise<void>;
-}
+} & ({ driver: 'pglite'; client: PGlite } | { driver: 'node-postgres'; client: pg.Pool });
 
 /** The generated SQL migrations (drizzle/ at the repository root), resolved from this file, not the working directory. */
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', import.meta.url));
@@ -30,6 +31,14 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../../drizzle', impor
 // NOTE: an arbitrary constant that names the migration lock, so that several server processes starting
 // at once against one PostgreSQL apply the migrations one after the other (Drizzle's migrator takes no lock).
 const MIGRATION_LOCK_KEY = 7_215_001;
+
+/**
+ * A Drizzle database over a driver client: a PGlite instance or a node-postgres pool (or an object that
+ * behaves as one, such as a test's fault-injecting proxy). Applies no migrations.
+ */
+export function drizzleOver(client: PGlite | pg.Pool): Database {
+  return client instanceof PGlite ? drizzlePglite({ client, schema }) : drizzleNodePg({ client, schema });
+}
 
 /**
  * Opens the database and applies pending migrations (drizzle/) before returning.
@@ -47,9 +56,8 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
   const close = () => client.close();
   try {
     await client.waitReady;
-    const db = drizzlePglite({ client, schema });
-    await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    return { db, driver: 'pglite', close };
+    await migratePglite(drizzlePglite({ client }), { migrationsFolder: MIGRATIONS_FOLDER });
+    return { db: drizzleOver(client), driver: 'pglite', client, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;
@@ -58,6 +66,9 @@ async function openPglite(dataDir: string): Promise<DatabaseHandle> {
 
 async function openNodePostgres(databaseUrl: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl });
+  // NOTE: an idle connection that breaks (server restarted, network cut) is reported here; without a listener
+  // the 'error' event would end the process. Nothing to do: the next query fails and its caller answers.
+  pool.on('error', () => undefined);
   const close = () => pool.end();
   try {
     const connection = await pool.connect();
@@ -71,7 +82,7 @@ async function openNodePostgres(databaseUrl: string): Promise<DatabaseHandle> {
     } finally {
       connection.release();
     }
-    return { db: drizzleNodePg({ client: pool, schema }), driver: 'node-postgres', close };
+    return { db: drizzleOver(pool), driver: 'node-postgres', client: pool, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, char, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, char, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { CARD_BRANDS } from '../../shared/card';
 import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
@@ -12,8 +12,10 @@ import { FREQUENCIES } from '../../shared/frequencies';
 
 /**
  * Life cycle of a donation: written `pending` before the card is charged, then moved once, to
- * `succeeded` or `failed` (issue #2). A row left `pending` means the charge's outcome is unknown
- * (the process stopped or the gateway errored) and needs reconciling with the gateway.
+ * `succeeded` or `failed` (issues #2 and #3). A row left `pending` means the charge's outcome is unknown
+ * (the process stopped or the gateway errored) and the reconciler resolves it with the gateway.
+ * NOTE: the database enforces the life cycle too: a trigger (migration 0002) refuses any status change
+ * of a row that is no longer pending.
  */
 export const DONATION_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** One of {@link DONATION_STATUSES}. */
@@ -75,3 +77,54 @@ export const donations = pgTable(
 export type DonationRow = typeof donations.$inferSelect;
 /** A donation row as Drizzle inserts it. */
 export type NewDonationRow = typeof donations.$inferInsert;
+
+/**
+ * State of an idempotency key (issue #3): `in_flight` from the claim until the donation's outcome is
+ * recorded, then `completed` with the answer to replay.
+ */
+export const IDEMPOTENCY_KEY_STATUSES = ['in_flight', 'completed'] as const;
+/** One of {@link IDEMPOTENCY_KEY_STATUSES}. */
+export type IdempotencyKeyStatus = (typeof IDEMPOTENCY_KEY_STATUSES)[number];
+
+/** Longest accepted Idempotency-Key, in characters (Stripe: "Idempotency keys are up to 255 characters long"). */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/**
+ * One row per `Idempotency-Key` a client sent with `POST /api/process-donation` (issue #3, after Stripe's
+ * idempotent requests and the IETF draft "The Idempotency-Key HTTP Header Field"). The primary key is the
+ * claim: a second request with the same key cannot insert, whatever the timing.
+ * NOTE: `fingerprint` is an HMAC-SHA256 of the validated body under a server secret, so the card number
+ * inside that body cannot be recovered or brute-forced from it; `response_body` is the API's answer, which
+ * never holds card data.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text('key').primaryKey(),
+    fingerprint: text('fingerprint').notNull(),
+    status: text('status', { enum: IDEMPOTENCY_KEY_STATUSES }).notNull().default('in_flight'),
+    donationId: uuid('donation_id')
+      .notNull()
+      .unique()
+      .references(() => donations.id),
+    responseStatus: integer('response_status'),
+    responseBody: jsonb('response_body'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    check('idempotency_keys_key_check', sql`char_length(${table.key}) BETWEEN 1 AND ${sql.raw(String(IDEMPOTENCY_KEY_MAX_LENGTH))}`),
+    check('idempotency_keys_status_check', sql`${table.status} IN (${sqlList(IDEMPOTENCY_KEY_STATUSES)})`),
+    // A completed key always has the answer to replay.
+    check(
+      'idempotency_keys_completed_check',
+      sql`${table.status} <> 'completed' OR (${table.responseStatus} IS NOT NULL AND ${table.responseBody} IS NOT NULL)`,
+    ),
+    // Keys are kept at least 24 hours (issue #3; Stripe prunes them "after they're at least 24 hours old").
+    check('idempotency_keys_expires_at_check', sql`${table.expiresAt} >= ${table.createdAt} + interval '24 hours'`),
+    index('idempotency_keys_expires_at_idx').on(table.expiresAt),
+  ],
+);
+
+/** An idempotency key row as Drizzle reads it. */
+export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;

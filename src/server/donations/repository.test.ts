@@ -41,6 +41,8 @@ const pending: PendingDonation = {
   gateway: 'test',
   isTestPayment: true,
 };
+/** The answer stored with a donation's Idempotency-Key, if it had one (these have none). */
+const ANSWER = { statusCode: 200, body: {} };
 const success = { transactionId: 'ch_test_aaaaaaaaaaaaaaaaaaaaaaaa', cardBrand: 'visa', last4: '4242', isTestPayment: true } as const;
 
 const statusOf = async (id: string) =>
@@ -50,10 +52,10 @@ describe('donation status transitions', () => {
   it('writes pending, then moves to succeeded once', async () => {
     const id = await createPendingDonation(database.db, pending);
     expect(await statusOf(id)).toBe('pending');
-    await markDonationSucceeded(database.db, id, success);
+    await markDonationSucceeded(database.db, id, success, ANSWER);
     expect(await statusOf(id)).toBe('succeeded');
-    await expect(markDonationSucceeded(database.db, id, success)).rejects.toThrow(DonationTransitionError);
-    await expect(markDonationFailed(database.db, id, { declineCode: 'card_declined', isTestPayment: true })).rejects.toThrow(
+    await expect(markDonationSucceeded(database.db, id, success, ANSWER)).rejects.toThrow(DonationTransitionError);
+    await expect(markDonationFailed(database.db, id, { declineCode: 'card_declined' }, ANSWER)).rejects.toThrow(
       DonationTransitionError,
     );
     expect(await statusOf(id)).toBe('succeeded');
@@ -61,14 +63,14 @@ describe('donation status transitions', () => {
 
   it('moves pending to failed, and never from failed to succeeded', async () => {
     const id = await createPendingDonation(database.db, pending);
-    await markDonationFailed(database.db, id, { declineCode: 'card_declined', isTestPayment: true });
-    await expect(markDonationSucceeded(database.db, id, success)).rejects.toThrow(DonationTransitionError);
+    await markDonationFailed(database.db, id, { declineCode: 'card_declined' }, ANSWER);
+    await expect(markDonationSucceeded(database.db, id, success, ANSWER)).rejects.toThrow(DonationTransitionError);
     expect(await statusOf(id)).toBe('failed');
   });
 
   it('refuses to change a donation that does not exist', async () => {
     await expect(
-      markDonationFailed(database.db, '00000000-0000-4000-8000-000000000000', { declineCode: 'x', isTestPayment: true }),
+      markDonationFailed(database.db, '00000000-0000-4000-8000-000000000000', { declineCode: 'x' }, ANSWER),
     ).rejects.toThrow(DonationTransitionError);
   });
 });
@@ -98,9 +100,9 @@ describe('database constraints', () => {
   it('reject a succeeded donation without a transaction id, and a transaction id used twice', async () => {
     const first = await createPendingDonation(database.db, pending);
     await expect(database.db.update(donations).set({ status: 'succeeded' }).where(eq(donations.id, first))).rejects.toThrow();
-    await markDonationSucceeded(database.db, first, success);
+    await markDonationSucceeded(database.db, first, success, ANSWER);
     const second = await createPendingDonation(database.db, pending);
-    await expect(markDonationSucceeded(database.db, second, success)).rejects.toThrow();
+    await expect(markDonationSucceeded(database.db, second, success, ANSWER)).rejects.toThrow();
   });
 });
 
@@ -108,7 +110,7 @@ describe('getDonationStatsCents', () => {
   it('sums cents exactly', async () => {
     for (const amountCents of [10, 20, 30_000_00, 99_999_999]) {
       const id = await createPendingDonation(database.db, { ...pending, amountCents });
-      await markDonationSucceeded(database.db, id, { ...success, transactionId: `ch_test_${amountCents}` });
+      await markDonationSucceeded(database.db, id, { ...success, transactionId: `ch_test_${amountCents}` }, ANSWER);
     }
     const stats = await getDonationStatsCents(database.db);
     expect(stats).toMatchObject({ totalCents: 10 + 20 + 30_000_00 + 99_999_999, donationCount: 4, donorCount: 1 });

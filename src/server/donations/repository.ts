@@ -1,9 +1,10 @@
-import { and, count, countDistinct, eq, sql, sum } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, asc, count, countDistinct, eq, getTableColumns, inArray, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import { CAUSES, type Cause } from '../../shared/causes';
 import { FREQUENCIES, type Frequency } from '../../shared/frequencies';
 import type { Database } from '../db/client';
-import { donations } from '../db/schema';
+import { donations, idempotencyKeys, type NewDonationRow } from '../db/schema';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -34,37 +35,101 @@ export interface PendingDonation {
   isTestPayment: boolean;
 }
 
+/** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
+function pendingRow(donationId: string, donation: PendingDonation): NewDonationRow {
+  return {
+    id: donationId,
+    status: 'pending',
+    amountCents: donation.amountCents,
+    currency: donation.currency,
+    frequency: donation.frequency,
+    cause: donation.cause,
+    donorName: donation.donorName,
+    donorEmail: donation.donorEmail,
+    donorPhone: donation.donorPhone,
+    addressStreet: donation.address.street,
+    addressCity: donation.address.city,
+    addressState: donation.address.state,
+    addressZipCode: donation.address.zipCode,
+    addressCountry: donation.address.country,
+    message: donation.message,
+    isAnonymous: donation.isAnonymous,
+    cardBrand: donation.cardBrand,
+    cardLast4: donation.cardLast4,
+    gateway: donation.gateway,
+    isTestPayment: donation.isTestPayment,
+  };
+}
+
 /**
  * Writes a donation with status `pending`, before the card is charged, so that every charge attempt
- * leaves a trace even if the process stops mid-way (issue #2). Returns the new donation's id (uuid).
+ * leaves a trace even if the process stops mid-way (issues #2 and #3). Returns the new donation's id (uuid).
+ * For a request without an Idempotency-Key; see {@link claimKeyAndCreatePendingDonation} for one with a key.
  */
 export async function createPendingDonation(db: Database, donation: PendingDonation): Promise<string> {
-  const [row] = await db
-    .insert(donations)
+  const donationId = randomUUID();
+  await db.insert(donations).values(pendingRow(donationId, donation));
+  return donationId;
+}
+
+/** An Idempotency-Key to claim: the key, the request's fingerprint, and how long to keep it (at least 24 hours). */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+  ttlHours: number;
+}
+
+/** `("a", "b") SELECT $1::text, $2::integer` for an INSERT ... SELECT of one row's defined values. */
+function insertSelectOf(row: NewDonationRow): SQL {
+  const columns = getTableColumns(donations);
+  const entries = (Object.keys(row) as Array<keyof NewDonationRow>).filter((name) => row[name] !== undefined);
+  const names = sql.join(
+    entries.map((name) => sql.identifier(columns[name].name)),
+    sql`, `,
+  );
+  // NOTE: the casts are needed: a parameter in a SELECT list has no type PostgreSQL could infer from the column.
+  const values = sql.join(
+    entries.map((name) => sql`${sql.param(row[name], columns[name])}::${sql.raw(columns[name].getSQLType())}`),
+    sql`, `,
+  );
+  return sql`(${names}) SELECT ${values}`;
+}
+
+/**
+ * Claims an Idempotency-Key and writes the donation `pending`, in ONE statement (issue #3: "The claim of a
+ * key is atomic in the database (a unique constraint, not a read-then-write)"): the key row is inserted with
+ * `ON CONFLICT (key) DO NOTHING`, and the donation only if that insert happened. Both exist or neither, even
+ * if the process dies right after. Returns the new donation's id, or undefined when the key was already
+ * claimed (then nothing is written; see findIdempotencyKey for what the key holds).
+ */
+export async function claimKeyAndCreatePendingDonation(
+  db: Database,
+  donation: PendingDonation,
+  claim: IdempotencyClaim,
+): Promise<string | undefined> {
+  const donationId = randomUUID();
+  const claimKey = db
+    .insert(idempotencyKeys)
     .values({
-      status: 'pending',
-      amountCents: donation.amountCents,
-      currency: donation.currency,
-      frequency: donation.frequency,
-      cause: donation.cause,
-      donorName: donation.donorName,
-      donorEmail: donation.donorEmail,
-      donorPhone: donation.donorPhone,
-      addressStreet: donation.address.street,
-      addressCity: donation.address.city,
-      addressState: donation.address.state,
-      addressZipCode: donation.address.zipCode,
-      addressCountry: donation.address.country,
-      message: donation.message,
-      isAnonymous: donation.isAnonymous,
-      cardBrand: donation.cardBrand,
-      cardLast4: donation.cardLast4,
-      gateway: donation.gateway,
-      isTestPayment: donation.isTestPayment,
+      key: claim.key,
+      fingerprint: claim.fingerprint,
+      status: 'in_flight',
+      donationId,
+      expiresAt: sql`now() + make_interval(hours => ${claim.ttlHours})`,
     })
-    .returning({ id: donations.id });
-  if (!row) throw new Error('Inserting a donation returned no row');
-  return row.id;
+    .onConflictDoNothing({ target: idempotencyKeys.key })
+    .returning({ donationId: idempotencyKeys.donationId });
+  const result = await db.execute(
+    sql`WITH claim AS (${claimKey.getSQL()}) INSERT INTO ${donations} ${insertSelectOf(pendingRow(donationId, donation))} FROM claim RETURNING id`,
+  );
+  return rowCount(result) === 1 ? donationId : undefined;
+}
+
+/** Number of rows a raw `execute` returned, whichever driver ran it (both answer `{rows: [...]}`). */
+function rowCount(result: unknown): number {
+  const rows = (result as { rows?: unknown }).rows;
+  if (!Array.isArray(rows)) throw new Error('The database driver returned no rows array');
+  return rows.length;
 }
 
 /** Raised when a donation is not `pending` any more (or does not exist) and so cannot change status. */
@@ -75,51 +140,112 @@ export class DonationTransitionError extends Error {
   }
 }
 
+/** The API answer to store with the donation's Idempotency-Key, if it has one, for replays (issue #3). */
+export interface StoredAnswer {
+  statusCode: number;
+  body: unknown;
+}
+
 /**
- * Moves a pending donation to `succeeded` with the gateway's transaction id, brand and last4.
- * Only pending → succeeded is allowed (enforced by the UPDATE's `WHERE status = 'pending'`);
- * throws {@link DonationTransitionError} when the row is not pending.
+ * Moves a pending donation to `target` with `changes`, and in the same statement completes its
+ * Idempotency-Key (if the request had one) with `answer`, so the outcome and the answer to replay are
+ * recorded together or not at all. Only pending → succeeded | failed (`WHERE status = 'pending'`, and the
+ * database's transition trigger); throws {@link DonationTransitionError} when the row is not pending.
+ */
+async function resolveDonation(
+  db: Database,
+  donationId: string,
+  target: 'succeeded' | 'failed',
+  changes: Partial<NewDonationRow>,
+  answer: StoredAnswer,
+): Promise<void> {
+  const moved = db.$with('moved').as(
+    db
+      .update(donations)
+      .set({ ...changes, status: target, updatedAt: sql`now()` })
+      .where(and(eq(donations.id, donationId), eq(donations.status, 'pending')))
+      .returning({ id: donations.id }),
+  );
+  const completed = db.$with('completed').as(
+    db
+      .update(idempotencyKeys)
+      .set({ status: 'completed', responseStatus: answer.statusCode, responseBody: answer.body })
+      .where(inArray(idempotencyKeys.donationId, db.select({ id: moved.id }).from(moved)))
+      .returning({ key: idempotencyKeys.key }),
+  );
+  const updated = await db.with(moved, completed).select({ id: moved.id }).from(moved);
+  if (updated.length !== 1) throw new DonationTransitionError(donationId, target);
+}
+
+/**
+ * Moves a pending donation to `succeeded` with the gateway's transaction id, brand and last4, and completes
+ * its Idempotency-Key with `answer` (see resolveDonation). Throws {@link DonationTransitionError} when the
+ * row is not pending.
  */
 export async function markDonationSucceeded(
   db: Database,
   donationId: string,
   outcome: { transactionId: string; cardBrand: CardBrand; last4: string; isTestPayment: boolean },
+  answer: StoredAnswer,
 ): Promise<void> {
-  const updated = await db
-    .update(donations)
-    .set({
-      status: 'succeeded',
+  await resolveDonation(
+    db,
+    donationId,
+    'succeeded',
+    {
       gatewayTransactionId: outcome.transactionId,
       cardBrand: outcome.cardBrand,
       cardLast4: outcome.last4,
       isTestPayment: outcome.isTestPayment,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(donations.id, donationId), eq(donations.status, 'pending')))
-    .returning({ id: donations.id });
-  if (updated.length !== 1) throw new DonationTransitionError(donationId, 'succeeded');
+    },
+    answer,
+  );
 }
 
 /**
- * Moves a pending donation to `failed` with the gateway's decline code (e.g. `insufficient_funds`).
- * Only pending → failed is allowed (`WHERE status = 'pending'`); throws {@link DonationTransitionError} otherwise.
+ * Moves a pending donation to `failed` with the gateway's decline code (e.g. `insufficient_funds`, or
+ * `abandoned` when the reconciler found no charge), and completes its Idempotency-Key with `answer`.
+ * Throws {@link DonationTransitionError} when the row is not pending.
  */
 export async function markDonationFailed(
   db: Database,
   donationId: string,
-  outcome: { declineCode: string; isTestPayment: boolean },
+  outcome: { declineCode: string },
+  answer: StoredAnswer,
 ): Promise<void> {
-  const updated = await db
-    .update(donations)
-    .set({
-      status: 'failed',
-      declineCode: outcome.declineCode,
-      isTestPayment: outcome.isTestPayment,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(donations.id, donationId), eq(donations.status, 'pending')))
-    .returning({ id: donations.id });
-  if (updated.length !== 1) throw new DonationTransitionError(donationId, 'failed');
+  await resolveDonation(db, donationId, 'failed', { declineCode: outcome.declineCode }, answer);
+}
+
+/** What the reconciler needs of a pending donation to resolve it and rebuild its answer. Amount in cents. */
+export interface StalePendingDonation {
+  id: string;
+  amountCents: number;
+  donorName: string;
+}
+
+/**
+ * Up to `limit` donations still `pending` more than `olderThanMs` milliseconds after they were written,
+ * oldest first (issue #3: the reconciler's work). Ages are measured by the database clock.
+ */
+export async function listStalePendingDonations(
+  db: Database,
+  olderThanMs: number,
+  limit: number,
+): Promise<StalePendingDonation[]> {
+  return db
+    .select({ id: donations.id, amountCents: donations.amountCents, donorName: donations.donorName })
+    .from(donations)
+    .where(
+      and(eq(donations.status, 'pending'), lt(donations.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`)),
+    )
+    .orderBy(asc(donations.createdAt))
+    .limit(limit);
+}
+
+/** Number of donations still `pending`, whatever their age. */
+export async function countPendingDonations(db: Database): Promise<number> {
+  const [row] = await db.select({ n: count().mapWith(Number) }).from(donations).where(eq(donations.status, 'pending'));
+  return row?.n ?? 0;
 }
 
 /** Totals of a group of donations; amount in cents. */

@@ -1,15 +1,40 @@
-import type { ServerConfig } from '../config';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { IN_MEMORY_DATA_DIR, type ServerConfig } from '../config';
+import { memoryChargeLedger, openFileChargeLedger } from './charge-ledger';
 import type { PaymentGateway } from './gateway';
 import { createTestGateway } from './test-gateway';
+import { withGatewayTimeout } from './with-timeout';
+
+/** File name of the test gateway's charge ledger in DATA_DIR (see charge-ledger.ts). */
+export const TEST_GATEWAY_LEDGER_FILE = 'test-gateway-charges.jsonl';
+
+/** The gateway the server charges through, and the function that releases what it holds (the ledger file). */
+export interface GatewayHandle {
+  gateway: PaymentGateway;
+  close: () => Promise<void>;
+}
 
 /**
- * The payment gateway named by PAYMENT_GATEWAY (issue #2). Only `test` exists so far; Stripe comes in
- * a later issue behind the same {@link PaymentGateway} interface. The config schema already rejects
- * unknown names, so this never throws today.
+ * The payment gateway named by PAYMENT_GATEWAY (issue #2), every call bounded by GATEWAY_TIMEOUT_MS
+ * (issue #3). Only `test` exists so far; Stripe comes in a later issue behind the same interface.
+ * The test gateway keeps its charges in DATA_DIR/{@link TEST_GATEWAY_LEDGER_FILE} (in memory when DATA_DIR
+ * is `memory://`), so what it charged outlives the API process. Throws when that file cannot be opened.
  */
-export function createGateway(config: Pick<ServerConfig, 'paymentGateway'>): PaymentGateway {
+export async function createGateway(
+  config: Pick<ServerConfig, 'paymentGateway' | 'dataDir' | 'gatewayTimeoutMs'>,
+): Promise<GatewayHandle> {
   switch (config.paymentGateway) {
-    case 'test':
-      return createTestGateway();
+    case 'test': {
+      if (config.dataDir !== IN_MEMORY_DATA_DIR) await mkdir(config.dataDir, { recursive: true });
+      const ledger =
+        config.dataDir === IN_MEMORY_DATA_DIR
+          ? memoryChargeLedger()
+          : await openFileChargeLedger(path.join(config.dataDir, TEST_GATEWAY_LEDGER_FILE));
+      return {
+        gateway: withGatewayTimeout(createTestGateway({ ledger }), config.gatewayTimeoutMs),
+        close: () => ledger.close(),
+      };
+    }
   }
 }

@@ -28,10 +28,11 @@ export interface ChargeRequest {
   /** What the charge is for, as it appears in the gateway's dashboard. */
   description: string;
   /**
-   * Makes retries safe: the same key must not charge twice (Stripe's `Idempotency-Key`).
-   * The server passes the donation's id.
+   * Makes retries safe: a second charge with the same key returns the first one's result and charges
+   * nothing (Stripe's `Idempotency-Key`; issue #3). The server passes {@link gatewayIdempotencyKey} of the
+   * donation, and finds out later what became of a charge with {@link PaymentGateway.retrieveCharge}.
    */
-  idempotencyKey?: string;
+  idempotencyKey: string;
 }
 
 /** The card was charged. */
@@ -59,9 +60,21 @@ export interface ChargeDeclined {
 /** Outcome of {@link PaymentGateway.charge}: succeeded or declined (discriminated by `status`). */
 export type ChargeResult = ChargeSucceeded | ChargeDeclined;
 
+/** The gateway has no charge under that idempotency key: the card was never charged with it. */
+export interface ChargeNotFound {
+  status: 'not_found';
+}
+
+/** Answer of {@link PaymentGateway.retrieveCharge}: the charge's result, or not found. */
+export type ChargeLookup = ChargeResult | ChargeNotFound;
+
 /**
- * Charges cards. `charge` resolves with a {@link ChargeResult} for every answer the gateway gives,
- * declines included; it rejects only when the outcome is unknown (network or gateway failure).
+ * Charges cards, and says what became of a charge (issue #3: the reconciler asks "what became of that key").
+ * - `charge` resolves with a {@link ChargeResult} for every answer the gateway gives, declines included;
+ *   it rejects only when the outcome is unknown (network failure, timeout, gateway error). A second call
+ *   with the same idempotency key resolves with the first call's result and charges nothing.
+ * - `retrieveCharge` resolves with the result of the charge made under that key, or `not_found` when there
+ *   was none; it rejects when the gateway cannot be asked.
  */
 export interface PaymentGateway {
   /** Stored with each donation (`gateway` column), e.g. `test`. */
@@ -69,4 +82,22 @@ export interface PaymentGateway {
   /** True when this gateway never moves real money (stored as `is_test_payment` before the charge). */
   readonly isTestMode: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
+  retrieveCharge(idempotencyKey: string): Promise<ChargeLookup>;
+}
+
+/**
+ * The idempotency key the gateway gets for a donation (issue #3): one per donation row, derived from its id,
+ * whether or not the client sent an Idempotency-Key. A client's key maps to exactly one donation (the claim
+ * is unique), so a client's retry can never reach the gateway under a second key.
+ */
+export function gatewayIdempotencyKey(donationId: string): string {
+  return `donation-${donationId}`;
+}
+
+/** Raised by a gateway wrapper when a call took longer than the configured timeout; the outcome is unknown. */
+export class GatewayTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`The payment gateway did not answer within ${timeoutMs} ms`);
+    this.name = 'GatewayTimeoutError';
+  }
 }

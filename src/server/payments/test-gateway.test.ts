@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { detectCardBrand } from '../../shared/card';
 import { createGateway } from './create-gateway';
 import type { ChargeRequest } from './gateway';
-import { createTestGateway } from './test-gateway';
+import { createTestGateway, IdempotencyKeyReuseError } from './test-gateway';
 
 // The tables of /shared/test-cards.md, written out again here so the test checks the implementation against the document.
 const SUCCESS_NUMBERS = [
@@ -37,7 +38,7 @@ const request = (number: string, card: Partial<ChargeRequest['card']> = {}): Cha
   currency: 'USD',
   card: { number, expiryMonth: 12, expiryYear: nextYear, cvc: '123', ...card },
   description: 'Donation (one-time): Research and Science',
-  idempotencyKey: 'donation-1',
+  idempotencyKey: `donation-${randomUUID()}`,
 });
 
 describe('createTestGateway', () => {
@@ -107,8 +108,50 @@ describe('createTestGateway', () => {
   });
 });
 
+describe('idempotency, as Stripe (issue #3)', () => {
+  it('answers a second charge with the same key with the first result, and charges once', async () => {
+    const gateway = createTestGateway();
+    const first = request('4242424242424242');
+    const result = await gateway.charge(first);
+    expect(await gateway.charge(first)).toEqual(result);
+    expect(gateway.charges()).toHaveLength(1);
+  });
+
+  it('charges once for 20 concurrent charges with one key', async () => {
+    const gateway = createTestGateway();
+    const same = request('4242424242424242');
+    const results = await Promise.all(Array.from({ length: 20 }, () => gateway.charge(same)));
+    expect(new Set(results.map((r) => (r.status === 'succeeded' ? r.transactionId : r.status)))).toHaveLength(1);
+    expect(gateway.charges()).toHaveLength(1);
+  });
+
+  it('refuses a key reused with another amount or card, charging nothing', async () => {
+    const gateway = createTestGateway();
+    const first = request('4242424242424242');
+    await gateway.charge(first);
+    await expect(gateway.charge({ ...first, amountCents: 9900 })).rejects.toBeInstanceOf(IdempotencyKeyReuseError);
+    await expect(gateway.charge({ ...first, card: { ...first.card, number: '5555555555554444' } })).rejects.toBeInstanceOf(
+      IdempotencyKeyReuseError,
+    );
+    expect(gateway.charges()).toHaveLength(1);
+  });
+
+  it('says what became of a key: the result, a decline, or not_found', async () => {
+    const gateway = createTestGateway();
+    const charged = request('4242424242424242');
+    const declined = request('4000000000009995');
+    const result = await gateway.charge(charged);
+    await gateway.charge(declined);
+    expect(await gateway.retrieveCharge(charged.idempotencyKey)).toEqual(result);
+    expect(await gateway.retrieveCharge(declined.idempotencyKey)).toMatchObject({ status: 'declined', declineCode: 'insufficient_funds' });
+    expect(await gateway.retrieveCharge('donation-never-charged')).toEqual({ status: 'not_found' });
+  });
+});
+
 describe('createGateway', () => {
-  it('builds the test gateway for PAYMENT_GATEWAY=test', () => {
-    expect(createGateway({ paymentGateway: 'test' }).name).toBe('test');
+  it('builds the test gateway for PAYMENT_GATEWAY=test', async () => {
+    const { gateway, close } = await createGateway({ paymentGateway: 'test', dataDir: 'memory://', gatewayTimeoutMs: 1000 });
+    expect(gateway.name).toBe('test');
+    await close();
   });
 });

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
-import type { ChargeDeclined, ChargeRequest, ChargeResult, PaymentGateway } from './gateway';
+import { memoryChargeLedger, type ChargeLedger, type ChargeRecord } from './charge-ledger';
+import type { ChargeDeclined, ChargeLookup, ChargeRequest, ChargeResult, PaymentGateway } from './gateway';
 
 /**
  * A payment gateway that behaves like Stripe in test mode (issue #2; /shared/test-cards.md, from
@@ -68,6 +69,57 @@ const declined = (declineCode: string, message: string): ChargeDeclined => ({
 });
 
 /**
+ * Raised when an idempotency key is reused with a different amount, currency or card, as Stripe answers
+ * `idempotency_error` ("Keys for idempotent requests can only be used with the same parameters they were
+ * first used with"). Nothing is charged.
+ */
+export class IdempotencyKeyReuseError extends Error {
+  constructor() {
+    super('This idempotency key was already used with different charge parameters');
+    this.name = 'IdempotencyKeyReuseError';
+  }
+}
+
+/** The test gateway, which can also list the charges it made (for tests and the crash checks). */
+export interface TestGateway extends PaymentGateway {
+  /** Every charge made so far (succeeded or declined), one per idempotency key. */
+  charges(): ChargeRecord[];
+}
+
+/** The result of an earlier charge with the same key; throws {@link IdempotencyKeyReuseError} when the parameters differ. */
+function replay(earlier: ChargeRecord, request: ChargeRequest): ChargeResult {
+  const sameCharge =
+    earlier.amountCents === request.amountCents &&
+    earlier.currency === request.currency &&
+    earlier.last4 === cardLast4(request.card.number);
+  if (!sameCharge) throw new IdempotencyKeyReuseError();
+  return earlier.result;
+}
+
+/** What the card and amount alone decide, before any idempotency bookkeeping (test-cards.md). */
+function decide(request: ChargeRequest, now: Date): ChargeResult {
+  const { number, expiryMonth, expiryYear, cvc } = request.card;
+  if (!passesLuhn(number)) return declined('incorrect_number', DECLINE_MESSAGES.incorrectNumber);
+  if (isCardExpired(String(expiryMonth).padStart(2, '0'), String(expiryYear), now)) {
+    return declined('expired_card', DECLINE_MESSAGES.expired);
+  }
+  if (!isValidCvv(cvc)) return declined('incorrect_cvc', DECLINE_MESSAGES.incorrectCvc);
+
+  const decline = TEST_DECLINE_CARDS[number];
+  if (decline) return declined(decline.declineCode, decline.message);
+  if (!TEST_SUCCESS_CARDS.includes(number)) {
+    return declined(TEST_MODE_LIVE_CARD_CODE, DECLINE_MESSAGES.testModeLiveCard);
+  }
+  return {
+    status: 'succeeded',
+    transactionId: newTestTransactionId(),
+    cardBrand: detectCardBrand(number),
+    last4: cardLast4(number),
+    isTestPayment: true,
+  };
+}
+
+/**
  * Creates the test gateway (`PAYMENT_GATEWAY=test`, the default). `charge` resolves with:
  * - succeeded, a new `ch_test_...` id, the brand from the number's prefix (shared detectCardBrand) and
  *   last4, for each test-cards.md success number;
@@ -75,11 +127,32 @@ const declined = (declineCode: string, message: string): ChargeDeclined => ({
  * - declined `incorrect_number` / `expired_card` / `incorrect_cvc` when the number fails Luhn, the expiry
  *   is past or the CVC is not 3-4 digits (validation catches these first; Stripe checks them too);
  * - declined {@link TEST_MODE_LIVE_CARD_CODE} for any other number.
- * Throws a RangeError when the amount is not a positive whole number of cents (a programming error).
- * NOTE: the idempotency key is accepted and ignored: a test charge has no side effect to repeat.
+ * Idempotency as Stripe's (issue #3): the result is kept in `ledger` under the request's idempotency key
+ * before `charge` resolves, and a later or concurrent charge with that key resolves with the same result
+ * and charges nothing; `retrieveCharge(key)` answers that result, or `not_found`.
+ * Throws a RangeError when the amount is not a positive whole number of cents (a programming error), and
+ * {@link IdempotencyKeyReuseError} when a key comes back with another amount, currency or card.
+ * `ledger` defaults to memory; main passes a file ledger so the record outlives the process.
  */
-export function createTestGateway(options: { now?: () => Date } = {}): PaymentGateway {
+export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLedger } = {}): TestGateway {
   const now = options.now ?? (() => new Date());
+  const ledger = options.ledger ?? memoryChargeLedger();
+  // Charges whose record is being written, by key: a concurrent call with the same key waits for that one.
+  const underway = new Map<string, Promise<ChargeRecord>>();
+
+  const record = async (request: ChargeRequest): Promise<ChargeRecord> => {
+    const entry: ChargeRecord = {
+      idempotencyKey: request.idempotencyKey,
+      amountCents: request.amountCents,
+      currency: request.currency,
+      last4: cardLast4(request.card.number),
+      result: decide(request, now()),
+      chargedAt: now().toISOString(),
+    };
+    await ledger.append(entry);
+    return entry;
+  };
+
   return {
     name: 'test',
     isTestMode: true,
@@ -87,25 +160,20 @@ export function createTestGateway(options: { now?: () => Date } = {}): PaymentGa
       if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
         throw new RangeError('amountCents must be a positive whole number of cents');
       }
-      const { number, expiryMonth, expiryYear, cvc } = request.card;
-      if (!passesLuhn(number)) return declined('incorrect_number', DECLINE_MESSAGES.incorrectNumber);
-      if (isCardExpired(String(expiryMonth).padStart(2, '0'), String(expiryYear), now())) {
-        return declined('expired_card', DECLINE_MESSAGES.expired);
-      }
-      if (!isValidCvv(cvc)) return declined('incorrect_cvc', DECLINE_MESSAGES.incorrectCvc);
-
-      const decline = TEST_DECLINE_CARDS[number];
-      if (decline) return declined(decline.declineCode, decline.message);
-      if (!TEST_SUCCESS_CARDS.includes(number)) {
-        return declined(TEST_MODE_LIVE_CARD_CODE, DECLINE_MESSAGES.testModeLiveCard);
-      }
-      return {
-        status: 'succeeded',
-        transactionId: newTestTransactionId(),
-        cardBrand: detectCardBrand(number),
-        last4: cardLast4(number),
-        isTestPayment: true,
-      };
+      const key = request.idempotencyKey;
+      // NOTE: no await before the key is looked up and, if new, registered: concurrent calls cannot both charge.
+      const done = ledger.get(key);
+      if (done) return replay(done, request);
+      const underwayCharge = underway.get(key);
+      if (underwayCharge) return replay(await underwayCharge, request);
+      const charge = record(request).finally(() => underway.delete(key));
+      underway.set(key, charge);
+      return (await charge).result;
     },
+    async retrieveCharge(idempotencyKey: string): Promise<ChargeLookup> {
+      const found = (await underway.get(idempotencyKey)) ?? ledger.get(idempotencyKey);
+      return found ? found.result : { status: 'not_found' };
+    },
+    charges: () => ledger.list(),
   };
 }

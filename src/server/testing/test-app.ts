@@ -9,10 +9,13 @@ import type { DonationSubmissionInput } from '../../shared/donation';
 import { buildApp, type App } from '../app';
 import { loadConfig, type ServerConfig } from '../config';
 import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
-import type { Database } from '../db/client';
-import { donations } from '../db/schema';
+import type { Database, DatabaseHandle } from '../db/client';
+import { donations, idempotencyKeys } from '../db/schema';
+import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';
+import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
 import type { ChargeRequest, PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
+import { withGatewayTimeout } from '../payments/with-timeout';
 import { openTestDatabase } from './test-database';
 
 /**
@@ -48,6 +51,7 @@ export function countingGateway(inner: PaymentGateway = createTestGateway()): Co
       calls += 1;
       return inner.charge(request);
     },
+    retrieveCharge: (idempotencyKey) => inner.retrieveCharge(idempotencyKey),
   };
 }
 
@@ -62,19 +66,26 @@ export interface CsrfCredentials {
 /** An app under test with its database and gateway. */
 export interface TestApp {
   app: App;
+  /** The test database, straight (not through `options.database`): for setting up and checking rows. */
   db: Database;
+  /** The gateway the app charges through: `options.gateway` (or the test gateway) counted, within GATEWAY_TIMEOUT_MS. */
   gateway: CountingGateway;
   config: ServerConfig;
   /** Loads the page (GET /) like a browser and returns the CSRF cookies it set. */
   csrf(): Promise<CsrfCredentials>;
   /**
    * POSTs a JSON body to /api/process-donation with valid CSRF credentials (fetched on first use),
-   * or with the `csrf` given, or with none when `csrf` is null.
+   * or with the `csrf` given, or with none when `csrf` is null; with `idempotencyKey` as the Idempotency-Key header.
    */
-  postDonation(body: unknown, csrf?: CsrfCredentials | null): Promise<LightMyRequestResponse>;
+  postDonation(body: unknown, csrf?: CsrfCredentials | null, idempotencyKey?: string): Promise<LightMyRequestResponse>;
   /** Number of rows in the donations table. */
   countDonations(): Promise<number>;
-  /** Empties the donations table and resets the gateway's call count (for a `beforeEach`). */
+  /**
+   * Runs the reconciler once, as main's loop would, on the straight database and the app's gateway, for the
+   * donations pending longer than `pendingTimeoutMs` (default 0: all of them).
+   */
+  reconcile(pendingTimeoutMs?: number): Promise<ReconcileReport>;
+  /** Empties the idempotency keys and donations tables and resets the gateway's call count (for a `beforeEach`). */
   reset(): Promise<void>;
   /** Closes the app, drops or discards the database and removes the temporary WEB_ROOT. */
   close(): Promise<void>;
@@ -90,8 +101,10 @@ export interface TestAppOptions {
   files?: Record<string, string>;
   /** Extra environment variables for loadConfig (e.g. ORGANIZATION_URL). */
   env?: Record<string, string>;
-  /** The gateway to count calls of; the real test gateway by default. */
+  /** The gateway to count calls of; the real test gateway by default. Wrapped in GATEWAY_TIMEOUT_MS as main does. */
   gateway?: PaymentGateway;
+  /** The database the app uses, built from the test database (e.g. a fault-injecting one); the test database by default. */
+  database?: (handle: DatabaseHandle) => Database;
 }
 
 /** Reads `name=value` of each Set-Cookie header, as a browser would store it. */
@@ -121,10 +134,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', WEB_ROOT: webRoot, ...options.env });
   const database = await openTestDatabase();
-  const gateway = countingGateway(options.gateway);
+  const gateway = countingGateway(withGatewayTimeout(options.gateway ?? createTestGateway(), config.gatewayTimeoutMs));
   let app: App;
   try {
-    app = await buildApp({ config, db: database.db, gateway, logger: options.logger });
+    const db = options.database ? options.database(database) : database.db;
+    app = await buildApp({ config, db, gateway, logger: options.logger });
   } catch (error) {
     await database.close();
     await rm(webRoot, { recursive: true, force: true });
@@ -150,13 +164,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     gateway,
     config,
     csrf,
-    async postDonation(body, credentials) {
+    async postDonation(body, credentials, idempotencyKey) {
       if (credentials === undefined) cachedCsrf ??= await csrf();
       const used = credentials === undefined ? cachedCsrf : credentials;
       return app.inject({
         method: 'POST',
         url: API_PATHS.processDonation,
-        headers: used ? { cookie: used.cookie, [CSRF_HEADER_NAME]: used.token } : {},
+        headers: {
+          ...(used ? { cookie: used.cookie, [CSRF_HEADER_NAME]: used.token } : {}),
+          ...(idempotencyKey === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey }),
+        },
         payload: body as object,
       });
     },
@@ -164,7 +181,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       const [row] = await database.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(donations);
       return row?.n ?? 0;
     },
+    reconcile(pendingTimeoutMs = 0) {
+      return reconcilePendingDonations({ db: database.db, gateway, log: app.log }, pendingTimeoutMs);
+    },
     async reset() {
+      await database.db.delete(idempotencyKeys);
       await database.db.delete(donations);
       gateway.reset();
     },

@@ -3,6 +3,9 @@ import pg from 'pg';
 import { IN_MEMORY_DATA_DIR, testDatabaseUrl } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 
+/** A test database; `url` is its PostgreSQL URL (for a server process to share it), undefined on in-memory PGlite. */
+export type TestDatabase = DatabaseHandle & { url: string | undefined };
+
 /**
  * A database for one test file, migrated and isolated from every other file and run:
  * - by default an in-memory PGlite (`memory://`), gone when closed;
@@ -10,9 +13,9 @@ import { openDatabase, type DatabaseHandle } from '../db/client';
  *   `donations_test_<pid>_<random>` created on that server and dropped (WITH (FORCE)) on close.
  * The role in DATABASE_URL must be allowed to CREATE DATABASE.
  */
-export async function openTestDatabase(): Promise<DatabaseHandle> {
+export async function openTestDatabase(): Promise<TestDatabase> {
   const baseUrl = testDatabaseUrl();
-  if (!baseUrl) return openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: undefined });
+  if (!baseUrl) return { ...(await openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: undefined })), url: undefined };
 
   const name = `donations_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
@@ -27,6 +30,7 @@ export async function openTestDatabase(): Promise<DatabaseHandle> {
   }
   return {
     ...handle,
+    url: url.toString(),
     close: async () => {
       await handle.close();
       await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);

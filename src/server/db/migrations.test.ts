@@ -1,0 +1,116 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, type TestDatabase } from '../testing/test-database';
+import { MIGRATIONS_FOLDER } from './client';
+import { donations } from './schema';
+
+/**
+ * The migrations (drizzle/), applied to an empty database exactly as the server applies them at start-up
+ * (issue #3: "Migrations run at start-up, are forward-only, and are tested from an empty database").
+ */
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(async () => {
+  await database?.close();
+});
+
+/** Rows of a raw query, whichever driver runs it. */
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+const journal = async () =>
+  (JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ idx: number; tag: string }> })
+    .entries;
+
+describe('migrations from an empty database', () => {
+  it('are forward-only: one SQL file per journal entry, numbered in order, all applied once', async () => {
+    const entries = await journal();
+    const files = (await readdir(MIGRATIONS_FOLDER)).filter((file) => file.endsWith('.sql')).sort();
+    expect(files).toEqual(entries.map((entry) => `${entry.tag}.sql`));
+    expect(entries.map((entry) => entry.idx)).toEqual(entries.map((_, index) => index));
+    expect(files.every((file, index) => file.startsWith(String(index).padStart(4, '0')))).toBe(true);
+    const [applied] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
+    expect(applied?.n).toBe(entries.length);
+  });
+
+  it('create the tables, constraints and trigger the ledger relies on', async () => {
+    const tables = await rows<{ name: string }>(
+      sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
+    );
+    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys']);
+
+    const constraints = await rows<{ name: string }>(
+      sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
+    );
+    expect(constraints.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        'donations_pkey',
+        'donations_status_check',
+        'donations_outcome_check',
+        'donations_gateway_transaction_id_unique',
+        'idempotency_keys_pkey',
+        'idempotency_keys_donation_id_unique',
+        'idempotency_keys_donation_id_donations_id_fk',
+        'idempotency_keys_key_check',
+        'idempotency_keys_status_check',
+        'idempotency_keys_completed_check',
+        'idempotency_keys_expires_at_check',
+      ]),
+    );
+    const triggers = await rows<{ name: string }>(
+      sql`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'donations'::regclass AND NOT tgisinternal`,
+    );
+    expect(triggers.map((t) => t.name)).toEqual(['donations_status_transition']);
+  });
+});
+
+describe('the donation state machine, enforced by the database', () => {
+  const insert = async () => {
+    const [row] = await database.db
+      .insert(donations)
+      .values({
+        amountCents: 2500,
+        frequency: 'one-time',
+        cause: 'research-science',
+        donorName: 'Ana Reef',
+        donorEmail: 'ana@example.org',
+        cardBrand: 'visa',
+        cardLast4: '4242',
+        gateway: 'test',
+        isTestPayment: true,
+      })
+      .returning({ id: donations.id });
+    return row?.id ?? '';
+  };
+  const setStatus = (id: string, status: 'pending' | 'succeeded' | 'failed') =>
+    database.db
+      .update(donations)
+      .set({ status, declineCode: 'card_declined', gatewayTransactionId: `ch_test_${id}` })
+      .where(eq(donations.id, id));
+
+  it('allows pending → succeeded and pending → failed, and nothing out of succeeded or failed', async () => {
+    const succeeded = await insert();
+    await setStatus(succeeded, 'succeeded');
+    await expect(setStatus(succeeded, 'failed')).rejects.toThrow();
+    await expect(setStatus(succeeded, 'pending')).rejects.toThrow();
+
+    const failed = await insert();
+    await setStatus(failed, 'failed');
+    await expect(setStatus(failed, 'succeeded')).rejects.toThrow();
+    await expect(setStatus(failed, 'pending')).rejects.toThrow();
+
+    const statuses = await database.db.select({ id: donations.id, status: donations.status }).from(donations);
+    expect(new Map(statuses.map((row) => [row.id, row.status]))).toEqual(
+      new Map([
+        [succeeded, 'succeeded'],
+        [failed, 'failed'],
+      ]),
+    );
+  });
+});

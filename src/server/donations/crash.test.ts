@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS } from '../../shared/api';
+import type { DonationSubmissionInput } from '../../shared/donation';
+import { testDatabaseUrl } from '../config';
+import { openDatabase, type DatabaseHandle } from '../db/client';
+import { donations } from '../db/schema';
+import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
+import { parseLedger } from '../payments/charge-ledger';
+import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
+import { gatewayIdempotencyKey } from '../payments/gateway';
+import { createMinimalWebRoot, csrfHeaders, startServerProcess, succeededDonationCount, type ServerProcess } from '../testing/server-process';
+import { openTestDatabase, type TestDatabase } from '../testing/test-database';
+import { validSubmission } from '../testing/test-app';
+import { ABANDONED_DECLINE_CODE } from './answers';
+
+/**
+ * Fault 4 of issue #3: the production server is killed with SIGKILL in the middle of a batch of concurrent
+ * donations sent over real HTTP, then restarted on the same data (DATA_DIR, or the same PostgreSQL database
+ * when DATABASE_URL is set). Once its reconciler has run, every charge the test gateway recorded (its ledger
+ * file outlives the process) has exactly one succeeded row, and no row is left pending.
+ */
+
+const CONCURRENT_DONORS = 16;
+/** The server is killed once this many answers have come back, with the other requests still in flight. */
+const KILL_AFTER_ANSWERS = 40;
+
+/** One request of the batch and what came back (nothing when the kill cut it). */
+interface Sent {
+  key: string | undefined;
+  body: DonationSubmissionInput;
+  status?: number;
+  json?: { data?: { transactionId?: string } };
+}
+
+const CARDS = ['4242424242424242', '5555555555554444', '4000000000000002', '378282246310005', '4000000000009995'];
+
+let dataDir: string;
+let web: Awaited<ReturnType<typeof createMinimalWebRoot>>;
+let postgres: TestDatabase | undefined;
+const servers: ServerProcess[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'donation-crash-'));
+  web = await createMinimalWebRoot();
+  if (testDatabaseUrl()) postgres = await openTestDatabase();
+});
+afterAll(async () => {
+  for (const server of servers) await server.kill();
+  await postgres?.close();
+  await web?.remove();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The server's environment: the shared data, short reconciler timings so the test need not wait minutes. */
+const serverEnv = (): Record<string, string> => ({
+  NODE_ENV: 'test',
+  LOG_LEVEL: 'info',
+  DATA_DIR: dataDir,
+  WEB_ROOT: web.webRoot,
+  GATEWAY_TIMEOUT_MS: '2000',
+  PENDING_TIMEOUT_MS: '2500',
+  RECONCILE_INTERVAL_MS: '100',
+  ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
+});
+
+async function start(): Promise<ServerProcess> {
+  const server = await startServerProcess(serverEnv());
+  servers.push(server);
+  return server;
+}
+
+async function post(server: ServerProcess, headers: Record<string, string>, sent: Sent): Promise<void> {
+  const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', ...(sent.key ? { [IDEMPOTENCY_KEY_HEADER]: sent.key } : {}) },
+    body: JSON.stringify(sent.body),
+  });
+  sent.json = (await response.json()) as Sent['json'];
+  sent.status = response.status;
+}
+
+/** True for the log line of a reconciliation run that left no donation pending. */
+const reconciledEverything = (line: string) => {
+  try {
+    const entry = JSON.parse(line) as { msg?: string; reconcile?: { stillPending?: number } };
+    return entry.msg === 'Reconciliation finished' && entry.reconcile?.stillPending === 0;
+  } catch {
+    return false;
+  }
+};
+
+describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart', () => {
+  it('leaves every charge the gateway made with exactly one succeeded row, and no row pending', { timeout: 90_000 }, async () => {
+    const first = await start();
+    const headers = await csrfHeaders(first.baseUrl);
+    const batch: Sent[] = [];
+    let answers = 0;
+    let killing: Promise<void> | undefined;
+
+    const donor = async (donorIndex: number) => {
+      for (let i = 0; !killing; i += 1) {
+        const number = CARDS[(donorIndex + i) % CARDS.length] ?? '4242424242424242';
+        // Every fifth request has no Idempotency-Key: those must be safe too.
+        const sent: Sent = { key: i % 5 === 4 ? undefined : randomUUID(), body: validSubmission({ amount: 10 + donorIndex }, { number }) };
+        batch.push(sent);
+        try {
+          await post(first, headers, sent);
+        } catch {
+          return; // the connection died with the server
+        }
+        answers += 1;
+        if (answers === KILL_AFTER_ANSWERS) killing = first.kill();
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENT_DONORS }, (_, index) => donor(index)));
+    await killing;
+    const cut = batch.filter((sent) => sent.status === undefined);
+    expect(cut.length, 'requests in flight when the server was killed').toBeGreaterThan(0);
+
+    // Restart on the same data; the reconciler resolves what the killed process left pending.
+    const second = await start();
+    await second.waitForLine(reconciledEverything, 30_000);
+    const reconciled = second.lines.filter((line) => line.includes('"msg":"Reconciled a pending donation"'));
+    expect(reconciled.length, 'donations the killed process left pending').toBeGreaterThan(0);
+
+    // A donor retrying a cut request with its key gets a final answer, never a second charge.
+    const retryHeaders = await csrfHeaders(second.baseUrl);
+    for (const sent of cut.filter((s) => s.key !== undefined)) {
+      await post(second, retryHeaders, sent);
+      expect([200, 402]).toContain(sent.status);
+    }
+    const succeededOverHttp = await succeededDonationCount(second.baseUrl);
+    expect(await second.stop()).toBe(0);
+
+    const { records: charges } = parseLedger(await readFile(path.join(dataDir, TEST_GATEWAY_LEDGER_FILE), 'utf8'));
+    const database: DatabaseHandle = postgres ?? (await openDatabase({ dataDir, databaseUrl: undefined }));
+    try {
+      const rows = await database.db
+        .select({ id: donations.id, status: donations.status, transactionId: donations.gatewayTransactionId, declineCode: donations.declineCode })
+        .from(donations);
+      const rowByGatewayKey = new Map(rows.map((row) => [gatewayIdempotencyKey(row.id), row]));
+
+      expect(rows.filter((row) => row.status === 'pending')).toEqual([]);
+      for (const charge of charges) {
+        const row = rowByGatewayKey.get(charge.idempotencyKey);
+        if (charge.result.status === 'succeeded') {
+          expect(row).toMatchObject({ status: 'succeeded', transactionId: charge.result.transactionId });
+        } else {
+          expect(row).toMatchObject({ status: 'failed', declineCode: charge.result.declineCode });
+        }
+      }
+      const succeededCharges = charges.filter((charge) => charge.result.status === 'succeeded');
+      const succeededRows = rows.filter((row) => row.status === 'succeeded');
+      expect(succeededRows).toHaveLength(succeededCharges.length);
+      expect(succeededOverHttp).toBe(succeededCharges.length);
+
+      const chargedKeys = new Set(charges.map((charge) => charge.idempotencyKey));
+      for (const row of rows.filter((r) => r.declineCode === ABANDONED_DECLINE_CODE)) {
+        expect(chargedKeys.has(gatewayIdempotencyKey(row.id))).toBe(false);
+      }
+      const succeededIds = new Set(succeededRows.map((row) => row.transactionId));
+      for (const sent of batch.filter((s) => s.status === 200)) expect(succeededIds).toContain(sent.json?.data?.transactionId);
+    } finally {
+      if (!postgres) await database.close();
+    }
+  });
+});

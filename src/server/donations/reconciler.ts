@@ -1,0 +1,139 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client';
+import { pruneExpiredIdempotencyKeys } from '../idempotency/repository';
+import { gatewayIdempotencyKey, type ChargeLookup, type PaymentGateway } from '../payments/gateway';
+import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from './answers';
+import {
+  countPendingDonations,
+  DonationTransitionError,
+  listStalePendingDonations,
+  markDonationFailed,
+  markDonationSucceeded,
+  type StalePendingDonation,
+} from './repository';
+
+/**
+ * The reconciler (issue #3, "A durable ledger"): resolves donations left `pending` (the process died between
+ * charge and commit, the gateway timed out, the database failed after the charge) by asking the gateway what
+ * became of each one's key, and completes their Idempotency-Keys so a client's retry replays the outcome.
+ */
+
+/** What the reconciler works with. */
+export interface ReconcilerDeps {
+  db: Database;
+  gateway: PaymentGateway;
+  log: FastifyBaseLogger;
+}
+
+/** What one reconciliation run did; `stillPending` counts every pending row left afterwards, young ones included. */
+export interface ReconcileReport {
+  succeeded: number;
+  failed: number;
+  abandoned: number;
+  /** Donations the gateway could not be asked about this time (they stay pending for the next run). */
+  unresolved: number;
+  stillPending: number;
+  prunedKeys: number;
+}
+
+/** Donations read per query. */
+const BATCH_SIZE = 200;
+
+/** Records what the gateway says of one pending donation; returns which way it went. */
+async function resolve(
+  db: Database,
+  donation: StalePendingDonation,
+  lookup: ChargeLookup,
+): Promise<'succeeded' | 'failed' | 'abandoned'> {
+  switch (lookup.status) {
+    case 'succeeded':
+      await markDonationSucceeded(db, donation.id, lookup, succeededAnswer({ ...donation, ...lookup }));
+      return 'succeeded';
+    case 'declined':
+      await markDonationFailed(db, donation.id, lookup, declinedAnswer(lookup.message));
+      return 'failed';
+    case 'not_found':
+      // Never charged under its key, and old enough that no request is still about to charge it.
+      await markDonationFailed(db, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE));
+      return 'abandoned';
+  }
+}
+
+/**
+ * One reconciliation run: every donation `pending` for more than `pendingTimeoutMs` (database clock) is
+ * resolved with `gateway.retrieveCharge` of its key: succeeded → `succeeded` with the transaction id;
+ * declined → `failed` with the decline code; not found → `failed` with {@link ABANDONED_DECLINE_CODE}.
+ * A donation the gateway cannot be asked about stays pending (counted as `unresolved`); one that another
+ * process resolved meanwhile is skipped. Then expired Idempotency-Keys are pruned. Rejects when the
+ * database fails (the run stops; the next one starts over).
+ */
+export async function reconcilePendingDonations(
+  { db, gateway, log }: ReconcilerDeps,
+  pendingTimeoutMs: number,
+): Promise<ReconcileReport> {
+  const report: ReconcileReport = { succeeded: 0, failed: 0, abandoned: 0, unresolved: 0, stillPending: 0, prunedKeys: 0 };
+  for (;;) {
+    const batch = await listStalePendingDonations(db, pendingTimeoutMs, BATCH_SIZE);
+    let resolvedInBatch = 0;
+    for (const donation of batch) {
+      let lookup: ChargeLookup;
+      try {
+        lookup = await gateway.retrieveCharge(gatewayIdempotencyKey(donation.id));
+      } catch (error) {
+        report.unresolved += 1;
+        log.warn({ err: error, donationId: donation.id }, 'Reconciler could not ask the gateway; donation stays pending');
+        continue;
+      }
+      try {
+        const outcome = await resolve(db, donation, lookup);
+        report[outcome] += 1;
+        resolvedInBatch += 1;
+        log.info({ donationId: donation.id, outcome }, 'Reconciled a pending donation');
+      } catch (error) {
+        if (!(error instanceof DonationTransitionError)) throw error;
+      }
+    }
+    if (batch.length < BATCH_SIZE || resolvedInBatch === 0) break;
+  }
+  report.prunedKeys = await pruneExpiredIdempotencyKeys(db);
+  report.stillPending = await countPendingDonations(db);
+  return report;
+}
+
+/** A running reconciler; `stop` cancels the next run and waits for the current one to finish. */
+export interface RunningReconciler {
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the reconciler (issue #3: "runs at start-up and on an interval"): a run now, then one
+ * `intervalMs` after each run ends (never two at once). A failed run is logged and the next one happens
+ * on schedule. Each run's report is logged as `Reconciliation finished`.
+ */
+export function startReconciler(
+  deps: ReconcilerDeps,
+  options: { pendingTimeoutMs: number; intervalMs: number },
+): RunningReconciler {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let current: Promise<void> = Promise.resolve();
+
+  const run = async () => {
+    try {
+      const report = await reconcilePendingDonations(deps, options.pendingTimeoutMs);
+      deps.log.info({ reconcile: report }, 'Reconciliation finished');
+    } catch (error) {
+      deps.log.error({ err: error }, 'Reconciliation failed; retrying at the next interval');
+    }
+    if (!stopped) timer = setTimeout(() => (current = run()), options.intervalMs);
+  };
+  current = run();
+
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { API_PATHS, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../../shared/api';
+import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
+import { TEST_INDEX_HTML } from './test-app';
+
+/**
+ * The production server (src/server/main.ts) as a child process on a free port, for tests that need a real
+ * process (the SIGKILL test of issue #3) and for `npm run bench`. It runs as `node --import tsx main.ts`, the
+ * way `npm start` runs it, but as ONE process, so that a SIGKILL reaches the server itself and not a wrapper.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const MAIN = path.join(REPO_ROOT, 'src', 'server', 'main.ts');
+const READY_LINE = /Donation site running at http:\/\/localhost:(\d+)/;
+
+/** A running server process. */
+export interface ServerProcess {
+  /** `http://127.0.0.1:<port>`. */
+  baseUrl: string;
+  child: ChildProcess;
+  /** Every line the server wrote to stdout so far (its pino JSON log and the ready line). */
+  readonly lines: readonly string[];
+  /** Resolves with the first stdout line (past or future) that `matches`; rejects after `timeoutMs` or if the process exits. */
+  waitForLine(matches: (line: string) => boolean, timeoutMs: number): Promise<string>;
+  /** Sends SIGKILL and resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Sends SIGTERM (graceful shutdown) and resolves with the exit code once the process is gone. */
+  stop(): Promise<number | null>;
+}
+
+/** Resolves once `child` has exited (at once if it already has), with its exit code. */
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/**
+ * Starts main.ts with `env` (plus PATH and HOME; nothing else of this process's environment, so a
+ * developer's DATABASE_URL never leaks in) and HOST=127.0.0.1, PORT=0. Resolves once it prints its URL;
+ * rejects (and kills it) when it exits first or takes longer than `startTimeoutMs`.
+ */
+export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const waiters = new Set<{ matches: (line: string) => boolean; resolve: (line: string) => void }>();
+  let stderr = '';
+  let partial = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    const parts = (partial + chunk).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      for (const waiter of waiters) if (waiter.matches(line)) waiter.resolve(line);
+    }
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+
+  const waitForLine = (matches: (line: string) => boolean, timeoutMs: number) =>
+    new Promise<string>((resolve, reject) => {
+      const found = lines.find(matches);
+      if (found !== undefined) return resolve(found);
+      const waiter = { matches, resolve: (line: string) => settle(() => resolve(line)) };
+      const timer = setTimeout(() => settle(() => reject(new Error(`No matching server log line within ${timeoutMs} ms`))), timeoutMs);
+      const onExit = () => settle(() => reject(new Error(`The server exited (code ${child.exitCode}): ${stderr.trim()}`)));
+      function settle(action: () => void) {
+        clearTimeout(timer);
+        waiters.delete(waiter);
+        child.off('exit', onExit);
+        action();
+      }
+      waiters.add(waiter);
+      child.once('exit', onExit);
+    });
+
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited(child);
+  };
+  let port: string | undefined;
+  try {
+    port = READY_LINE.exec(await waitForLine((line) => READY_LINE.test(line), startTimeoutMs))?.[1];
+  } catch (error) {
+    await kill();
+    throw error;
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    lines,
+    waitForLine,
+    kill,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited(child);
+    },
+  };
+}
+
+/** A temporary WEB_ROOT holding a one-line index.html, so the page route sets the CSRF cookies without a site build. */
+export async function createMinimalWebRoot(): Promise<{ webRoot: string; remove: () => Promise<void> }> {
+  const webRoot = await mkdtemp(path.join(tmpdir(), 'donation-web-'));
+  await writeFile(path.join(webRoot, 'index.html'), TEST_INDEX_HTML);
+  return { webRoot, remove: () => rm(webRoot, { recursive: true, force: true }) };
+}
+
+/** The headers a browser sends with an API POST after loading the page: the CSRF cookie pair and the echoed token. */
+export async function csrfHeaders(baseUrl: string): Promise<Record<string, string>> {
+  const page = await fetch(`${baseUrl}/`);
+  const cookies = new Map(
+    page.headers.getSetCookie().map((line) => {
+      const pair = line.split(';')[0] ?? '';
+      const eq = pair.indexOf('=');
+      return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
+    }),
+  );
+  const secret = cookies.get(CSRF_SECRET_COOKIE_NAME);
+  const token = cookies.get(CSRF_COOKIE_NAME);
+  if (!secret || !token) throw new Error(`GET / did not set the CSRF cookies (status ${page.status})`);
+  return {
+    cookie: `${CSRF_SECRET_COOKIE_NAME}=${secret}; ${CSRF_COOKIE_NAME}=${token}`,
+    [CSRF_HEADER_NAME]: token,
+  };
+}
+
+/** Reads GET /api/donations/stats of a running server: the number of succeeded donations. */
+export async function succeededDonationCount(baseUrl: string): Promise<number> {
+  const response = await fetch(`${baseUrl}${API_PATHS.donationStats}`);
+  const stats = (await response.json()) as { donationCount: number };
+  return stats.donationCount;
+}
