@@ -16,5 +16,14 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
+    // The manifest (dist/web/.vite/, never served: the server ignores dot folders) tells
+    // scripts/check-bundle-size.ts which chunks /donate loads.
+    manifest: true,
+    rolldownOptions: {
+      // NOTE: src/shared builds its zod schemas at module level (`z.enum(CAUSES)`...). Calls of `z`
+      // are side-effect free, so /donate, which imports only constants and plain functions from
+      // those modules, ships without zod (the bundle budget, issue #5).
+      treeshake: { manualPureFunctions: ['z'] },
+    },
   },
 });

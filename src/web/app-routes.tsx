@@ -2,13 +2,12 @@ import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { PageLoading } from './components/page-loading';
 import { RouteErrorBoundary } from './components/route-error-boundary';
+import { loadDonationFormPage } from './donate/form/load-donation-form-page';
 import { SelectionPage } from './donate/selection/selection-page';
 import { PATHS } from './paths';
 
 // The form and thank-you screens load on demand, so /donate ships only what it needs.
-const DonationFormPage = lazy(() =>
-  import('./donate/form/donation-form-page').then((module) => ({ default: module.DonationFormPage })),
-);
+const DonationFormPage = lazy(() => loadDonationFormPage().then((module) => ({ default: module.DonationFormPage })));
 const ThankYouPage = lazy(() =>
   import('./donate/thank-you/thank-you-page').then((module) => ({ default: module.ThankYouPage })),
 );

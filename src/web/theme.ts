@@ -4,13 +4,15 @@ import { createTheme, responsiveFontSizes } from '@mui/material/styles';
 const OCEAN = '#01579b';
 /** Reef teal for accents: 6.5:1 against white. */
 const REEF = '#00695c';
+/** Focus ring: 3px of ocean dark, 11:1 against white and the page background (WCAG 2.4.7, 2.4.11). */
+const FOCUS_RING = { outline: '3px solid #003c6e', outlineOffset: '2px' } as const;
 /** Borders of inputs and toggle buttons: 3:1 or more against white (WCAG 1.4.11, non-text contrast). */
 const CONTROL_BORDER = 'rgba(0, 0, 0, 0.45)';
 
 /**
  * The site's Material theme (DESIGN.md: MUI): ocean colours, the system font stack (no web fonts
  * are fetched), buttons in the case the spec writes them (issue #2: no uppercase), selected toggle
- * buttons filled so the choice stands out, and no motion for visitors who ask for reduced motion.
+ * buttons filled so the choice stands out, a visible focus ring on every control, and no motion for visitors who ask for reduced motion.
  */
 export const theme = responsiveFontSizes(
   createTheme({
@@ -34,6 +36,8 @@ export const theme = responsiveFontSizes(
           // NOTE: screen headings take focus after each navigation (tabIndex -1); they are not
           // controls, so they get no focus ring.
           'h1[tabindex="-1"]:focus': { outline: 'none' },
+          // A clear ring on every focused control reached by keyboard, not only MUI's faint ripple.
+          'a:focus-visible': FOCUS_RING,
           '@media (prefers-reduced-motion: reduce)': {
             '*, *::before, *::after': {
               animationDuration: '0.01ms !important',
@@ -43,6 +47,13 @@ export const theme = responsiveFontSizes(
             },
           },
         },
+      },
+      MuiButtonBase: {
+        styleOverrides: { root: { '&.Mui-focusVisible': FOCUS_RING } },
+      },
+      MuiMenuItem: {
+        // Inside the menu's scrolling list the ring is drawn inwards, or the list would clip it.
+        styleOverrides: { root: { '&.Mui-focusVisible': { outlineOffset: '-3px' } } },
       },
       MuiButton: {
         defaultProps: { disableElevation: true },

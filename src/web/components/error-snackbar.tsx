@@ -41,7 +41,13 @@ export function ErrorSnackbar({ message, onClose }: ErrorSnackbarProps) {
         slotProps={{ message: { role: 'alert' } }}
         sx={{ width: '100%', alignItems: 'center' }}
         action={
-          <Button color="inherit" size="small" onClick={() => close()}>
+          <Button
+            color="inherit"
+            size="small"
+            onClick={() => close()}
+            // The theme's dark focus ring would vanish on the red alert: white on it instead.
+            sx={{ '&.Mui-focusVisible': { outlineColor: 'currentColor' } }}
+          >
             Close
           </Button>
         }

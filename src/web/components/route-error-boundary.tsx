@@ -1,6 +1,7 @@
-import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
+import Typography from '@mui/material/Typography';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
 interface RouteErrorBoundaryState {
@@ -31,16 +32,16 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKe
     if (!this.state.failed) return this.props.children;
     return (
       <Container maxWidth="sm" sx={{ py: 6 }}>
-        <Alert
-          severity="warning"
-          action={
-            <Button color="inherit" onClick={() => window.location.reload()}>
-              Reload
-            </Button>
-          }
+        {/* NOTE: a plain box, not MUI's Alert (with its icons), which /donate would otherwise load for a rare case. */}
+        <Box
+          role="alert"
+          sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, p: 2, borderRadius: 2, bgcolor: '#fff4e5', color: '#663c00' }}
         >
-          This page could not be loaded. Please reload it to continue.
-        </Alert>
+          <Typography sx={{ flex: '1 1 16rem' }}>This page could not be loaded. Please reload it to continue.</Typography>
+          <Button color="inherit" variant="outlined" onClick={() => window.location.reload()}>
+            Reload
+          </Button>
+        </Box>
       </Container>
     );
   }

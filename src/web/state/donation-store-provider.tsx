@@ -1,28 +1,24 @@
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
-import {
-  type DonationResult,
-  DonationResultSchema,
-  type DonationSelection,
-  DonationSelectionSchema,
-} from '../../shared/donation';
+import type { DonationResult, DonationSelection } from '../../shared/donation';
 import { type DonationStore, DonationStoreContext } from './donation-store-context';
 import { readSessionItem, removeSessionItem, SESSION_KEYS, writeSessionItem } from './session-store';
+import { StoredResult, StoredSelection } from './stored-values';
 
 /**
  * Holds the donation selection and result for the whole app (spec section 3) and mirrors both in
- * sessionStorage, validated with the shared schemas on read (issue #2), so a reload on
+ * sessionStorage, validated on read and write (issue #2) with the shared schemas' rules, so a reload on
  * /donate/form or /donate/thank-you keeps the donor there.
  */
 export function DonationStoreProvider({ children }: { children: ReactNode }) {
   const [selection, setSelectionState] = useState<DonationSelection | null>(() =>
-    readSessionItem(SESSION_KEYS.selection, DonationSelectionSchema),
+    readSessionItem(SESSION_KEYS.selection, StoredSelection),
   );
   const [result, setResultState] = useState<DonationResult | null>(() =>
-    readSessionItem(SESSION_KEYS.result, DonationResultSchema),
+    readSessionItem(SESSION_KEYS.result, StoredResult),
   );
 
   const setSelection = useCallback((next: DonationSelection) => {
-    writeSessionItem(SESSION_KEYS.selection, DonationSelectionSchema, next);
+    writeSessionItem(SESSION_KEYS.selection, StoredSelection, next);
     setSelectionState(next);
   }, []);
   const clearSelection = useCallback(() => {
@@ -30,7 +26,7 @@ export function DonationStoreProvider({ children }: { children: ReactNode }) {
     setSelectionState(null);
   }, []);
   const setResult = useCallback((next: DonationResult) => {
-    writeSessionItem(SESSION_KEYS.result, DonationResultSchema, next);
+    writeSessionItem(SESSION_KEYS.result, StoredResult, next);
     setResultState(next);
   }, []);
   const clearResult = useCallback(() => {

@@ -1,4 +1,10 @@
-import type { z } from 'zod';
+/**
+ * What validates a stored value: a zod schema fits, and so does a light hand-written check (the
+ * selection screen validates without zod to keep it off /donate, see stored-values.ts).
+ */
+export interface SessionValidator<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
 
 /**
  * sessionStorage keys of the donation state (issue #2: the selection and the result live in
@@ -25,7 +31,7 @@ function storage(): Storage | null {
  * Reads `key` and validates it with `schema`. Returns the parsed value, or null when the key is
  * absent or holds anything the schema rejects (which is then removed, so it cannot come back).
  */
-export function readSessionItem<T>(key: SessionKey, schema: z.ZodType<T>): T | null {
+export function readSessionItem<T>(key: SessionKey, schema: SessionValidator<T>): T | null {
   const store = storage();
   const text = store?.getItem(key);
   if (!store || text == null) return null;
@@ -43,7 +49,7 @@ export function readSessionItem<T>(key: SessionKey, schema: z.ZodType<T>): T | n
  * Stores `value` under `key` as JSON after validating it with `schema` (strict schemas keep
  * anything extra, such as card fields, out). An invalid value removes the key instead.
  */
-export function writeSessionItem<T>(key: SessionKey, schema: z.ZodType<T>, value: T): void {
+export function writeSessionItem<T>(key: SessionKey, schema: SessionValidator<T>, value: T): void {
   const store = storage();
   if (!store) return;
   const parsed = schema.safeParse(value);

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { formatDollars } from '../../../shared/money';
+import { visuallyHidden } from '../../components/visually-hidden';
 
 /** Props of {@link SubmitDonationButton}. */
 export interface SubmitDonationButtonProps {
@@ -13,12 +14,16 @@ export interface SubmitDonationButtonProps {
 
 /**
  * The form's submit button (spec section 2): 'Complete Donation of $25', or 'Processing Payment...'
- * with a spinner while the donation is sent; disabled when the form is invalid or loading. It sits
- * in a polite live region so screen readers hear the processing state.
+ * with a spinner while the donation is sent; disabled when the form is invalid or loading. A hidden
+ * polite live region (role status) says 'Processing Payment...' meanwhile, so screen readers hear the
+ * processing state even though the disabled button has lost focus.
  */
 export function SubmitDonationButton({ amountDollars, loading, formValid }: SubmitDonationButtonProps) {
   return (
-    <Box aria-live="polite">
+    <Box>
+      <Box role="status" sx={visuallyHidden}>
+        {loading ? 'Processing Payment...' : ''}
+      </Box>
       <Button
         type="submit"
         variant="contained"

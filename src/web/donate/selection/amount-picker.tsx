@@ -1,6 +1,9 @@
+import FormControl from '@mui/material/FormControl';
+import FormHelperText from '@mui/material/FormHelperText';
 import InputAdornment from '@mui/material/InputAdornment';
+import InputLabel from '@mui/material/InputLabel';
+import OutlinedInput from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useState } from 'react';
@@ -10,6 +13,8 @@ import type { SelectionChoices } from './use-selection-choices';
 import { toggleGridSx } from './toggle-grid-sx';
 
 const CUSTOM = 'custom';
+const CUSTOM_FIELD_ID = 'custom-amount';
+const CUSTOM_HELPER_ID = 'custom-amount-helper-text';
 type AmountButtonValue = number | typeof CUSTOM;
 
 /** Props of {@link AmountPicker}: the selection screen's choices and the id of the card title labelling the group. */
@@ -64,27 +69,29 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
       </ToggleButtonGroup>
 
       {customOpen && (
-        <TextField
-          id="custom-amount"
-          label="Enter Custom Amount"
-          placeholder="Enter amount"
-          type="number"
-          value={customText}
-          onChange={(event) => choices.setCustomText(event.target.value)}
-          autoFocus={focusCustomField}
-          error={customError !== undefined}
-          helperText={customError}
-          fullWidth
-          sx={
-            customIsSelected
-              ? { '& .MuiOutlinedInput-notchedOutline': { borderColor: 'primary.main', borderWidth: 2 } }
-              : undefined
-          }
-          slotProps={{
-            input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
-            htmlInput: { min: MIN_AMOUNT_DOLLARS, step: 0.01, inputMode: 'decimal' },
-          }}
-        />
+        // NOTE: TextField's parts rather than TextField itself: TextField imports Select (with Menu,
+        // Popover, Modal), which /donate never shows (issue #5: bundle budget). Same markup and ARIA.
+        <FormControl fullWidth error={customError !== undefined}>
+          <InputLabel htmlFor={CUSTOM_FIELD_ID}>Enter Custom Amount</InputLabel>
+          <OutlinedInput
+            id={CUSTOM_FIELD_ID}
+            label="Enter Custom Amount"
+            placeholder="Enter amount"
+            type="number"
+            value={customText}
+            onChange={(event) => choices.setCustomText(event.target.value)}
+            autoFocus={focusCustomField}
+            startAdornment={<InputAdornment position="start">$</InputAdornment>}
+            inputProps={{
+              min: MIN_AMOUNT_DOLLARS,
+              step: 0.01,
+              inputMode: 'decimal',
+              'aria-describedby': customError === undefined ? undefined : CUSTOM_HELPER_ID,
+            }}
+            sx={customIsSelected ? { '& .MuiOutlinedInput-notchedOutline': { borderColor: 'primary.main', borderWidth: 2 } } : undefined}
+          />
+          {customError !== undefined && <FormHelperText id={CUSTOM_HELPER_ID}>{customError}</FormHelperText>}
+        </FormControl>
       )}
     </Stack>
   );

@@ -6,7 +6,9 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useNavigate } from 'react-router';
+import type { Cause } from '../../../shared/causes';
 import { usePageTitle } from '../../components/use-page-title';
+import { prefetchDonationFormPage } from '../form/load-donation-form-page';
 import { PATHS } from '../../paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { AmountPicker } from './amount-picker';
@@ -19,7 +21,8 @@ import { useSelectionChoices } from './use-selection-choices';
 /**
  * The selection screen, /donate (spec sections 1, 2 and 4): the landing hero, then the amount,
  * frequency and cause, the impact banner, and 'Continue to Donation', which stores the selection
- * and opens the form once all three are chosen. It makes no server calls (spec section 7).
+ * and opens the form once all three are chosen. It makes no API calls (spec section 7); picking a
+ * cause prefetches the form's code.
  */
 export function SelectionPage() {
   const { selection: stored, setSelection } = useDonationStore();
@@ -27,6 +30,12 @@ export function SelectionPage() {
   const navigate = useNavigate();
   const ids = { amount: useId(), frequency: useId(), cause: useId() };
   usePageTitle();
+
+  // Once a cause is picked the donor is one click from the form: fetch its code now.
+  const pickCause = (cause: Cause) => {
+    choices.setCause(cause);
+    prefetchDonationFormPage();
+  };
 
   const confirm = () => {
     if (!choices.selection) return;
@@ -62,7 +71,7 @@ export function SelectionPage() {
               <Typography variant="h3" component="h3" id={ids.cause}>
                 What cause would you like to support?
               </Typography>
-              <CausePicker value={choices.cause} onChange={choices.setCause} labelledBy={ids.cause} />
+              <CausePicker value={choices.cause} onChange={pickCause} labelledBy={ids.cause} />
             </Stack>
 
             <ImpactBanner amount={choices.amount} frequency={choices.frequency} cause={choices.cause} />

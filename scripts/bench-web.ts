@@ -1,0 +1,202 @@
+/**
+ * `npm run bench:web` (issue #5): builds the site, starts the production server (temporary
+ * DATA_DIR, a free port on 127.0.0.1) and runs Lighthouse with Debian's Chromium three times each
+ * in its mobile and desktop presets on /donate. In the same run it serves a plain static HTML page
+ * with the same hero and selection card and no JavaScript, measures it the same way, and prints the
+ * median scores, LCP, TBT and CLS of both, and our LCP over the static page's LCP.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse, { type Flags } from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CAUSE_DETAILS, CAUSES } from '../src/shared/causes';
+import { FREQUENCIES, FREQUENCY_LABELS } from '../src/shared/frequencies';
+import { PRESET_AMOUNTS_DOLLARS } from '../src/shared/amounts';
+import { formatDollars } from '../src/shared/money';
+import { HERO_HEADING, HERO_PARAGRAPH, HERO_STATS, SITE_NAME } from '../src/web/content/site-copy';
+import { CHROMIUM_PATH } from './chromium-path';
+
+const RUNS = 3;
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const root = new URL('..', import.meta.url).pathname;
+
+/** The figures of one Lighthouse run: scores 0-100, LCP and TBT in ms, CLS unitless. */
+interface RunFigures {
+  scores: Record<(typeof CATEGORIES)[number], number>;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+}
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Waits until `url` answers 200, or fails after `timeoutMs`. */
+async function waitForOk(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+/** The static reference page: the same hero and selection card as /donate, plain HTML and CSS, no JavaScript. */
+export function staticReferencePage(): string {
+  const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  const buttons = (labels: string[], pressed: number) =>
+    labels.map((label, i) => `<button type="button" aria-pressed="${i === pressed}">${escape(label)}</button>`).join('');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="description" content="Static reference page of the donation site's landing screen, for benchmarks.">
+<title>${escape(SITE_NAME)}</title>
+<style>
+body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue","Noto Sans","Liberation Sans",Arial,sans-serif;background:#f1f6fa;color:rgba(0,0,0,.87)}
+header{background:#01579b;color:#fff;padding:0 16px;min-height:64px;display:flex;align-items:center;font-weight:700;font-size:1.25rem}
+.wrap{max-width:900px;margin:0 auto;padding:0 16px}
+.hero{color:#fff;background:linear-gradient(160deg,#01579b 0%,#003c6e 55%,#00695c 100%);padding:32px 0 80px}
+h1{font-size:2.5rem;line-height:1.2;margin:0 0 16px}.hero p{font-size:1.125rem;max-width:60ch;margin:0 0 24px}
+ul{list-style:none;padding:0;margin:0;display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px}
+li{text-align:center;padding:12px 4px;border-radius:8px;background:rgba(255,255,255,.12)}li b{display:block;font-size:1.5rem}
+.card{background:#fff;border-radius:10px;box-shadow:0 3px 1px -2px rgba(0,0,0,.2),0 2px 2px 0 rgba(0,0,0,.14),0 1px 5px 0 rgba(0,0,0,.12);padding:16px;margin-top:-56px}
+h2{font-size:1.5rem;margin:0}h3{font-size:1.125rem;margin:24px 0 12px}.grid{display:grid;gap:8px;grid-template-columns:repeat(3,minmax(0,1fr))}
+.grid.one{grid-template-columns:1fr}button{font:inherit;font-weight:600;padding:11px;border:1px solid rgba(0,0,0,.45);border-radius:8px;background:#fff;color:inherit}
+button[aria-pressed=true]{background:#01579b;color:#fff;border-color:#01579b}.go{margin-top:24px;width:100%;background:#01579b;color:#fff;border:0;padding:12px}
+</style></head><body>
+<header>${escape(SITE_NAME)}</header>
+<main><section class="hero"><div class="wrap"><h1>${escape(HERO_HEADING)}</h1><p>${escape(HERO_PARAGRAPH)}</p>
+<ul>${HERO_STATS.map((stat) => `<li><b>${escape(stat.value)}</b>${escape(stat.label)}</li>`).join('')}</ul></div></section>
+<div class="wrap"><section class="card"><h2>Choose Your Donation Amount</h2><p>Every contribution helps preserve Belize&#39;s natural heritage</p>
+<div class="grid">${buttons([...PRESET_AMOUNTS_DOLLARS.map(formatDollars), 'Custom Amount'], 2)}</div>
+<h3>Choose Frequency</h3><div class="grid">${buttons(FREQUENCIES.map((f) => FREQUENCY_LABELS[f]), 0)}</div>
+<h3>What cause would you like to support?</h3><div class="grid one">${buttons(CAUSES.map((c) => CAUSE_DETAILS[c].displayName), -1)}</div>
+<button class="go" type="button" disabled>Continue to Donation</button></section></div></main>
+</body></html>`;
+}
+
+/** Runs Lighthouse once on `url` in the given preset and returns its figures. */
+async function measure(url: string, preset: 'mobile' | 'desktop', port: number): Promise<RunFigures> {
+  const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] };
+  const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { categories, audits } = result.lhr;
+  const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as RunFigures['scores'];
+  return {
+    scores,
+    lcpMs: audits['largest-contentful-paint']?.numericValue ?? NaN,
+    tbtMs: audits['total-blocking-time']?.numericValue ?? NaN,
+    cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Medians of several runs' figures. */
+function medians(runs: RunFigures[]): RunFigures {
+  return {
+    scores: Object.fromEntries(CATEGORIES.map((id) => [id, median(runs.map((r) => r.scores[id]))])) as RunFigures['scores'],
+    lcpMs: median(runs.map((r) => r.lcpMs)),
+    tbtMs: median(runs.map((r) => r.tbtMs)),
+    cls: median(runs.map((r) => r.cls)),
+  };
+}
+
+function describe(label: string, figures: RunFigures): string {
+  const scores = CATEGORIES.map((id) => `${id} ${figures.scores[id]}`).join(', ');
+  return `${label.padEnd(18)} ${scores}; LCP ${Math.round(figures.lcpMs)} ms, TBT ${Math.round(figures.tbtMs)} ms, CLS ${figures.cls.toFixed(3)}`;
+}
+
+async function main(): Promise<void> {
+  console.log('Building the site (vite build)...');
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-web-'));
+  const [sitePort, staticPort] = [await freePort(), await freePort()];
+  let server: ChildProcess | undefined;
+  let staticServer: Server | undefined;
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  try {
+    server = spawn('npx', ['tsx', 'src/server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: String(sitePort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', COOKIE_SECRET: randomBytes(32).toString('hex') },
+      stdio: ['ignore', 'ignore', 'inherit'],
+      detached: true,
+    });
+    const page = staticReferencePage();
+    staticServer = createHttpServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+      response.end(page);
+    });
+    await new Promise<void>((resolve) => staticServer?.listen(staticPort, '127.0.0.1', resolve));
+    await waitForOk(`http://127.0.0.1:${sitePort}/api/donations/stats`, 60_000);
+
+    chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
+    const targets = [
+      { label: 'site /donate', url: `http://127.0.0.1:${sitePort}/donate` },
+      { label: 'static page', url: `http://127.0.0.1:${staticPort}/` },
+    ];
+    const results: Record<string, RunFigures> = {};
+    for (const preset of ['mobile', 'desktop'] as const) {
+      for (const target of targets) {
+        const runs: RunFigures[] = [];
+        for (let run = 1; run <= RUNS; run += 1) {
+          runs.push(await measure(target.url, preset, chrome.port));
+          console.log(describe(`  ${preset} ${target.label} #${run}`, runs.at(-1) as RunFigures));
+        }
+        results[`${preset} ${target.label}`] = medians(runs);
+      }
+    }
+
+    console.log(`\nMedians of ${RUNS} runs (Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB):`);
+    for (const [label, figures] of Object.entries(results)) console.log(describe(label, figures));
+    for (const preset of ['mobile', 'desktop'] as const) {
+      const ours = results[`${preset} site /donate`];
+      const plain = results[`${preset} static page`];
+      if (ours && plain) console.log(`${preset}: our LCP / static LCP = ${(ours.lcpMs / plain.lcpMs).toFixed(2)} (target <= 1.3)`);
+    }
+  } finally {
+    chrome?.kill();
+    staticServer?.close();
+    if (server?.pid && server.exitCode === null) {
+      try {
+        process.kill(-server.pid, 'SIGTERM'); // the server's process group: npx, tsx and node
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,57 @@
+import { CAUSES } from '../../shared/causes';
+import type { DonationResult, DonationSelection } from '../../shared/donation';
+import { FREQUENCIES } from '../../shared/frequencies';
+import { hasWholeCents, MAX_AMOUNT_DOLLARS, MIN_AMOUNT_DOLLARS } from '../../shared/money';
+import type { SessionValidator } from './session-store';
+
+/*
+ * NOTE: checks of what sessionStorage holds, written without zod. The store provider runs on
+ * every screen, /donate included, and zod is most of the weight /donate would otherwise carry
+ * (issue #5: bundle budget). They accept exactly what DonationSelectionSchema and
+ * DonationResultSchema accept (strict objects, same constants); stored-values.test.ts pins that.
+ */
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function hasExactKeys(value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+}
+
+/** A validator from a type guard, in the shape of a zod schema's `safeParse`. */
+function fromGuard<T>(guard: (value: unknown) => value is T): SessionValidator<T> {
+  return { safeParse: (value) => (guard(value) ? { success: true, data: value } : { success: false }) };
+}
+
+/** True for a stored selection: `{amount, frequency, cause}` and nothing else, each valid. */
+function isDonationSelection(value: unknown): value is DonationSelection {
+  if (!isPlainObject(value) || !hasExactKeys(value, ['amount', 'frequency', 'cause'])) return false;
+  const { amount, frequency, cause } = value;
+  return (
+    typeof amount === 'number' &&
+    amount >= MIN_AMOUNT_DOLLARS &&
+    amount <= MAX_AMOUNT_DOLLARS &&
+    hasWholeCents(amount) &&
+    (FREQUENCIES as readonly unknown[]).includes(frequency) &&
+    (CAUSES as readonly unknown[]).includes(cause)
+  );
+}
+
+/** True for a stored result: `{amount, donorName, transactionId, isTestPayment}` and nothing else. */
+function isDonationResult(value: unknown): value is DonationResult {
+  if (!isPlainObject(value) || !hasExactKeys(value, ['amount', 'donorName', 'transactionId', 'isTestPayment'])) return false;
+  return (
+    typeof value.amount === 'number' &&
+    Number.isFinite(value.amount) &&
+    typeof value.donorName === 'string' &&
+    typeof value.transactionId === 'string' &&
+    typeof value.isTestPayment === 'boolean'
+  );
+}
+
+/** Validates the stored selection (the rules of DonationSelectionSchema, without zod). */
+export const StoredSelection: SessionValidator<DonationSelection> = fromGuard(isDonationSelection);
+/** Validates the stored donation result (the rules of DonationResultSchema, without zod). */
+export const StoredResult: SessionValidator<DonationResult> = fromGuard(isDonationResult);
