@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { API_PATHS } from '../src/shared/api';
-import { IDEMPOTENCY_KEY_HEADER } from '../src/server/idempotency/idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER } from '../src/shared/api';
 import { TEST_SUCCESS_CARDS } from '../src/server/payments/test-gateway';
 import {
   createMinimalWebRoot,

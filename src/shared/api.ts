@@ -14,6 +14,12 @@ export const CSRF_COOKIE_NAME = 'XSRF-TOKEN';
 /** Header in which the page echoes the CSRF cookie's value (issue #2; spec section 7). */
 export const CSRF_HEADER_NAME = 'X-XSRF-TOKEN';
 
+/**
+ * Header naming one donation attempt, so a retry of it can never charge twice (issue #3; Stripe's
+ * idempotency keys; IETF draft "The Idempotency-Key HTTP Header Field").
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
 /** Fallback error when a donation call fails without a message (spec section 8). */
 export const DONATION_FAILED_FALLBACK = 'Failed to process donation';
 

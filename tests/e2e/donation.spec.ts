@@ -16,7 +16,9 @@ test.describe('giving', () => {
   test('a donor gives $25 monthly to research and sees the thank-you page with a test badge', async ({ page }) => {
     await chooseDonation(page, { frequency: 'monthly', cause: 'research-science' });
     const donor = await fillDonorForm(page, { name: 'Rosa Pérez', email: 'rosa@example.org' });
+    const sent = page.waitForRequest('**/api/process-donation');
     await page.getByRole('button', { name: 'Complete Donation of $25' }).click();
+    expect((await sent).headers()['idempotency-key'], 'the attempt carries an idempotency key').toMatch(/^[0-9a-f]{32}$/);
 
     await expect(page).toHaveURL(/\/donate\/thank-you$/);
     await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();

@@ -6,7 +6,7 @@ import { passesLuhn } from '../../shared/card';
 import { DonationSubmissionSchema } from '../../shared/donation';
 import { BODY_LIMIT_BYTES } from '../app';
 import { idempotencyKeys } from '../db/schema';
-import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 
 /**

@@ -8,7 +8,7 @@ import type { DonationSubmissionInput } from '../../shared/donation';
 import { testDatabaseUrl } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
-import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
 import { gatewayIdempotencyKey } from '../payments/gateway';

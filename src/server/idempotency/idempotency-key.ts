@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../db/schema';
 
 /**
@@ -8,7 +9,7 @@ import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../db/schema';
  */
 
 /** Request header carrying the client's key, lower case as Node exposes it. */
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_HEADER_LOWER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 /** Response header set on a replayed answer (Stripe's `Idempotent-Replayed: true`). */
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 /** How long a key is kept, in hours (issue #3: "Keys are kept at least 24 hours"; Stripe's 24 hours). */
@@ -24,7 +25,7 @@ const KEY_PATTERN = new RegExp(`^[\\x20-\\x7E]{1,${IDEMPOTENCY_KEY_MAX_LENGTH}}$
  * IETF draft's quoted sf-string form works too, its quotes being part of it.
  */
 export function readIdempotencyKey(headers: IncomingHttpHeaders): { key: string | undefined } | { invalid: true } {
-  const value = headers[IDEMPOTENCY_KEY_HEADER];
+  const value = headers[IDEMPOTENCY_KEY_HEADER_LOWER];
   if (value === undefined) return { key: undefined };
   return typeof value === 'string' && KEY_PATTERN.test(value) ? { key: value } : { invalid: true };
 }

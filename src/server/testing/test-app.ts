@@ -12,7 +12,7 @@ import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
 import type { Database, DatabaseHandle } from '../db/client';
 import { donations, idempotencyKeys } from '../db/schema';
 import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';
-import { IDEMPOTENCY_KEY_HEADER } from '../idempotency/idempotency-key';
+import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import type { ChargeRequest, PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
 import { withGatewayTimeout } from '../payments/with-timeout';

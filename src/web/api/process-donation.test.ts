@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API_PATHS, CSRF_HEADER_NAME, DONATION_FAILED_FALLBACK } from '../../shared/api';
+import { API_PATHS, CSRF_HEADER_NAME, DONATION_FAILED_FALLBACK, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { type DonationSubmission, EMPTY_DONATION_FORM, toDonationSubmission } from '../../shared/donation';
 import { apiFetch, isRelativeUrl } from './api-client';
 import { processDonation } from './process-donation';
@@ -57,24 +57,35 @@ describe('web API client', () => {
   it('returns the donation result on success', async () => {
     const data = { amount: 25, donorName: 'Jane', transactionId: 'txn_1', isTestPayment: true };
     fetchMock.mockResolvedValue(jsonResponse(200, { success: true, data }));
-    await expect(processDonation(submission)).resolves.toEqual(data);
+    await expect(processDonation(submission, 'key-1')).resolves.toEqual(data);
     expect(fetchMock.mock.calls[0]?.[0]).toBe(API_PATHS.processDonation);
+    expect(sentHeaders().get(IDEMPOTENCY_KEY_HEADER)).toBe('key-1');
+  });
+
+  it('says which failures may be retried with the same idempotency key', async () => {
+    const outcomes: Array<[number, boolean]> = [
+      [400, false], [402, false], [403, false], [422, false], [409, true], [500, true], [503, true],
+    ];
+    for (const [status, retryable] of outcomes) {
+      fetchMock.mockResolvedValueOnce(jsonResponse(status, { success: false, error: `status ${status}` }));
+      await expect(processDonation(submission, 'key-1')).rejects.toMatchObject({ message: `status ${status}`, retryable });
+    }
   });
 
   it("throws the server's error text on failure", async () => {
     fetchMock.mockResolvedValue(jsonResponse(402, { success: false, error: 'Your card was declined.' }));
-    await expect(processDonation(submission)).rejects.toThrow('Your card was declined.');
+    await expect(processDonation(submission, 'key-1')).rejects.toThrow('Your card was declined.');
   });
 
   it('throws the fallback when there is no body or no message', async () => {
     fetchMock.mockResolvedValueOnce(new Response(null, { status: 500 }));
-    await expect(processDonation(submission)).rejects.toThrow(DONATION_FAILED_FALLBACK);
+    await expect(processDonation(submission, 'key-1')).rejects.toThrow(DONATION_FAILED_FALLBACK);
     fetchMock.mockResolvedValueOnce(jsonResponse(200, { success: false }));
-    await expect(processDonation(submission)).rejects.toThrow(DONATION_FAILED_FALLBACK);
+    await expect(processDonation(submission, 'key-1')).rejects.toThrow(DONATION_FAILED_FALLBACK);
   });
 
   it('lets network errors propagate', async () => {
     fetchMock.mockRejectedValue(new TypeError('Failed to fetch'));
-    await expect(processDonation(submission)).rejects.toThrow('Failed to fetch');
+    await expect(processDonation(submission, 'key-1')).rejects.toThrow('Failed to fetch');
   });
 });

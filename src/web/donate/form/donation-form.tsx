@@ -13,7 +13,8 @@ import {
   toDonationSubmission,
 } from '../../../shared/donation';
 import { MAX_LENGTHS } from '../../../shared/field-rules';
-import { processDonation } from '../../api/process-donation';
+import { createDonationAttempt } from '../../api/donation-attempt';
+import { DonationRequestError, processDonation } from '../../api/process-donation';
 import { ErrorSnackbar } from '../../components/error-snackbar';
 import { PATHS } from '../../paths';
 import { useDonationStore } from '../../state/use-donation-store';
@@ -50,17 +51,21 @@ export function DonationForm({ selection }: { selection: DonationSelection }) {
   });
   const { formState, getValues, handleSubmit, reset, trigger } = form;
   const [loading, setLoading] = useState(false);
+  const [attempt] = useState(createDonationAttempt);
   const { error, showError, dismissError } = useErrorSnackbar();
   const yearOptions = useMemo(() => expiryYearOptions(), []);
 
   const send = async (values: DonationFormValues) => {
     setLoading(true);
     try {
-      const result = await processDonation(toDonationSubmission(selection, values));
+      const submission = toDonationSubmission(selection, values);
+      const result = await processDonation(submission, attempt.keyFor(submission));
+      attempt.finish();
       setResult(result);
       reset(EMPTY_DONATION_FORM);
       void navigate(PATHS.thankYou);
     } catch (caught) {
+      if (caught instanceof DonationRequestError && !caught.retryable) attempt.finish();
       showError(caught instanceof Error && caught.message ? caught.message : DONATION_FAILED_FALLBACK);
     } finally {
       setLoading(false);
