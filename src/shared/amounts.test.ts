@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AmountDollarsSchema, DEFAULT_AMOUNT_DOLLARS, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from './amounts';
+import { DEFAULT_AMOUNT_DOLLARS, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from './amounts';
+import { AmountDollarsSchema } from './field-rules';
 
 describe('presets', () => {
   it('are the spec constants with $25 as the default', () => {

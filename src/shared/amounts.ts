@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { formatDollars, hasWholeCents, MAX_AMOUNT_DOLLARS, MIN_AMOUNT_DOLLARS } from './money';
 
 /** Preset amount buttons in dollars (spec section 9). */
@@ -7,15 +6,18 @@ export const PRESET_AMOUNTS_DOLLARS = [5, 10, 25, 50, 100, 500, 1000] as const;
 export const DEFAULT_AMOUNT_DOLLARS = 25;
 
 /**
- * A donation amount in dollars: a number from $1 to $999,999.99 with at most two decimals
- * (spec section 5 and issue #2). Used by the custom amount field and by the API payload.
- * No coercion: a string is rejected.
+ * Why a dollar amount cannot be given, or undefined when it can: a number from $1 to $999,999.99
+ * with at most two decimals (spec section 5 and issue #2). The rule of the custom amount field and,
+ * through AmountDollarsSchema (field-rules.ts), of the API payload.
+ * NOTE: plain code rather than zod, so the landing screen ships without zod (issue #5 bundle budget).
  */
-export const AmountDollarsSchema = z
-  .number({ error: 'Amount must be a number' })
-  .min(MIN_AMOUNT_DOLLARS, `The minimum donation is ${formatDollars(MIN_AMOUNT_DOLLARS)}`)
-  .max(MAX_AMOUNT_DOLLARS, `The maximum donation is ${formatDollars(MAX_AMOUNT_DOLLARS)}`)
-  .refine(hasWholeCents, 'Use at most 2 decimal places');
+export function amountError(amountDollars: number): string | undefined {
+  if (typeof amountDollars !== 'number' || Number.isNaN(amountDollars)) return 'Amount must be a number';
+  if (amountDollars < MIN_AMOUNT_DOLLARS) return `The minimum donation is ${formatDollars(MIN_AMOUNT_DOLLARS)}`;
+  if (amountDollars > MAX_AMOUNT_DOLLARS) return `The maximum donation is ${formatDollars(MAX_AMOUNT_DOLLARS)}`;
+  if (!hasWholeCents(amountDollars)) return 'Use at most 2 decimal places';
+  return undefined;
+}
 
 /**
  * Reads what a donor typed into the custom amount field.
@@ -26,7 +28,7 @@ export function parseCustomAmount(text: string): { amountDollars?: number; error
   const trimmed = text.trim();
   if (trimmed === '') return {};
   if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) return { error: 'Enter an amount in dollars, like 30 or 12.50' };
-  const result = AmountDollarsSchema.safeParse(Number(trimmed));
-  if (!result.success) return { error: result.error.issues[0]?.message ?? 'Enter a valid amount' };
-  return { amountDollars: result.data };
+  const amountDollars = Number(trimmed);
+  const error = amountError(amountDollars);
+  return error ? { error } : { amountDollars };
 }

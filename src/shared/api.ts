@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { CauseSchema } from './causes';
 import { DonationResultSchema } from './donation';
-import { FrequencySchema } from './frequencies';
+import { CauseSchema, FrequencySchema } from './field-rules';
 
 /** Every API path, defined once (spec section 7: base path /api). */
 export const API_PATHS = {

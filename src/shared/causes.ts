@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /** The five causes a donor can support, in display order (spec section 3, "Causes"). */
 export const CAUSES = [
   'marine-protected-areas',
@@ -9,10 +7,8 @@ export const CAUSES = [
   'communications-marketing',
 ] as const;
 
-/** One of {@link CAUSES}. */
-export const CauseSchema = z.enum(CAUSES, { error: 'Please choose a cause' });
-/** A cause value such as `research-science`. */
-export type Cause = z.infer<typeof CauseSchema>;
+/** A cause value such as `research-science`: one of {@link CAUSES}. Its schema is CauseSchema (field-rules.ts). */
+export type Cause = (typeof CAUSES)[number];
 
 /** Material icon names of the spec (section 3); `favorite` is the fallback for unknown causes. */
 export type CauseIconName = 'waves' | 'science' | 'school' | 'eco' | 'campaign' | 'favorite';

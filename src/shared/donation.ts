@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { AmountDollarsSchema } from './amounts';
 import { CardBrandSchema, detectCardBrand, EXPIRY_YEAR_COUNT, isCardExpired, stripCardNumber } from './card';
-import { CauseSchema } from './causes';
 import {
+  AmountDollarsSchema,
   CardholderNameSchema,
+  CauseSchema,
   CardNumberInputSchema,
   CvvSchema,
   DonorEmailSchema,
   DonorNameSchema,
   ExpiryMonthSchema,
   ExpiryYearSchema,
+  FrequencySchema,
   MAX_LENGTHS,
   optionalText,
   PanSchema,
 } from './field-rules';
-import { FrequencySchema } from './frequencies';
 
 /** Message shown when the chosen expiry month and year are in the past (issue #2). */
 export const CARD_EXPIRED_MESSAGE = 'Card has expired';

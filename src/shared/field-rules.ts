@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { amountError } from './amounts';
+import { CAUSES } from './causes';
+import { FREQUENCIES } from './frequencies';
 import { isValidCvv, passesLuhn, PAN_MAX_DIGITS, PAN_MIN_DIGITS, stripCardNumber } from './card';
 
 /** A check on a trimmed string and the message shown when it fails. */
@@ -22,6 +25,20 @@ function textField(rules: readonly [Rule, ...Rule[]]) {
 const present: Rule[0] = (value) => value.length > 0;
 const atLeast = (n: number): Rule[0] => (value) => value.length >= n;
 const atMost = (n: number): Rule[0] => (value) => value.length <= n;
+
+/**
+ * A donation amount in dollars (spec section 5, issue #2): the rule of {@link amountError}, one message
+ * at a time. No coercion: a string is rejected.
+ */
+export const AmountDollarsSchema = z.number({ error: 'Amount must be a number' }).superRefine((value, ctx) => {
+  const message = amountError(value);
+  if (message) ctx.addIssue({ code: 'custom', message });
+});
+
+/** One of the five causes (spec section 3). */
+export const CauseSchema = z.enum(CAUSES, { error: 'Please choose a cause' });
+/** One of the three frequencies (spec section 3). */
+export const FrequencySchema = z.enum(FREQUENCIES, { error: 'Please choose a frequency' });
 
 /** Longest accepted text per field, in characters (issue #3: "Strings are length-limited at the schema"). */
 export const MAX_LENGTHS = {

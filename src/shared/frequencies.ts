@@ -1,12 +1,8 @@
-import { z } from 'zod';
-
 /** Donation frequencies, in display order (spec section 3). */
 export const FREQUENCIES = ['one-time', 'monthly', 'yearly'] as const;
 
-/** One of {@link FREQUENCIES}. */
-export const FrequencySchema = z.enum(FREQUENCIES, { error: 'Please choose a frequency' });
-/** A donation frequency: `one-time`, `monthly` or `yearly`. */
-export type Frequency = z.infer<typeof FrequencySchema>;
+/** A donation frequency: `one-time`, `monthly` or `yearly`. Its schema is FrequencySchema (field-rules.ts). */
+export type Frequency = (typeof FREQUENCIES)[number];
 
 /** The default frequency (spec section 9). */
 export const DEFAULT_FREQUENCY: Frequency = 'one-time';
