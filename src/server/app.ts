@@ -1,3 +1,5 @@
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
@@ -56,6 +58,13 @@ export async function buildApp({ config, db, gateway, logger }: BuildAppOptions)
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
+  // Brotli or gzip for what the browser accepts (issue #5: compression of text assets); quality 5
+  // keeps on-the-fly brotli cheap on CPU. Bodies under 1 KiB (most API answers) are sent as they are.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   await registerCsrfProtection(app, config);
   await app.register(donationRoutes, { db, gateway, fingerprintSecret: fingerprintSecret(config.cookieSecret) });
   await registerSite(app, config);

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,13 +25,15 @@ import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type 
 
 const ORGANIZATION_URL = 'https://reef.example.org/about?lang=en&from="site"';
 const HASHED_ASSET = 'assets/index-Bx3k9Q2a.js';
+const LARGE_ASSET = 'assets/form-Dd4e5F6g.js';
+const LARGE_ASSET_TEXT = 'export const reef = "coral";\n'.repeat(200);
 
 let t: TestApp;
 let csrf: CsrfCredentials;
 beforeAll(async () => {
   t = await createTestApp({
     env: { ORGANIZATION_URL, PUBLIC_URL: 'https://give.example.org' },
-    files: { [HASHED_ASSET]: 'console.log("reef")', 'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' },
+    files: { [HASHED_ASSET]: 'console.log("reef")', [LARGE_ASSET]: LARGE_ASSET_TEXT, 'favicon.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>' },
   });
   csrf = await t.csrf();
 });
@@ -111,6 +114,22 @@ describe('static files', () => {
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toMatch(/max-age=31536000/);
     expect(response.headers['cache-control']).toMatch(/immutable/);
+  });
+
+  it('compresses text assets with brotli or gzip, as the browser accepts (issue #5)', async () => {
+    for (const [encoding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const response = await t.app.inject({ method: 'GET', url: `/${LARGE_ASSET}`, headers: { 'accept-encoding': encoding } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe(encoding);
+      expect(response.rawPayload.length).toBeLessThan(LARGE_ASSET_TEXT.length / 4);
+      expect(decode(response.rawPayload).toString()).toBe(LARGE_ASSET_TEXT);
+    }
+    const plain = await t.app.inject({ method: 'GET', url: `/${LARGE_ASSET}` });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(LARGE_ASSET_TEXT);
   });
 
   it('serves other files of WEB_ROOT revalidated on each use', async () => {
