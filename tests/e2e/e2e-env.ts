@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 
-/** Port of the server the end-to-end run starts (not 3000, so a running `npm start` does not clash). */
-export const E2E_PORT = 3100;
+/**
+ * Port of the server the end-to-end run starts: E2E_PORT, default 3100 (not 3000, so a running
+ * `npm start` does not clash). Two runs at once on one machine need two ports.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** Where the browser finds the site. */
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
-/** Scratch folder of one end-to-end run: the server's database and log. */
-export const E2E_WORK_DIR = join(process.cwd(), '.tmp', 'e2e');
+/** Scratch folder of one end-to-end run: the server's database and log (one per port). */
+export const E2E_WORK_DIR = join(process.cwd(), '.tmp', E2E_PORT === 3100 ? 'e2e' : `e2e-${E2E_PORT}`);
 /** The embedded database of the end-to-end server (`DATA_DIR`). */
 export const E2E_DATA_DIR = join(E2E_WORK_DIR, 'data');
 /** Everything the end-to-end server printed, stdout and stderr. */
