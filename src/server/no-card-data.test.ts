@@ -1,0 +1,164 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../shared/api';
+import { passesLuhn } from '../shared/card';
+import type { DonationSubmissionInput } from '../shared/donation';
+import { IN_MEMORY_DATA_DIR, testDatabaseUrl } from './config';
+import { openDatabase } from './db/client';
+import { createMinimalWebRoot, csrfHeaders, startServerProcess, type ServerProcess } from './testing/server-process';
+import { validSubmission } from './testing/test-app';
+import { openTestDatabase, type TestDatabase } from './testing/test-database';
+
+/**
+ * Issue #4, "No card data anywhere" (PCI DSS v4.0 requirement 3.3: no sensitive authentication data kept
+ * after authorisation). The production server runs as a real process on a real database (PGlite on disk,
+ * or the PostgreSQL of DATABASE_URL) and takes donations with distinctive card numbers and CVVs: a success,
+ * a decline, a card the test gateway refuses, and one the validation rejects. Then the database is dumped
+ * (`pg_dump` on PostgreSQL; every row of every table as text on PGlite), and every log line, every answer
+ * and every file under DATA_DIR is read: none may hold a full card number, a CVV as a value, or any run of
+ * 13-19 digits that passes Luhn.
+ */
+
+const execFileAsync = promisify(execFile);
+
+/** The donations sent, each with a CVV found nowhere else in this test. */
+const CARDS = [
+  { number: '4242424242424242', cvv: '8153', expect: 200 }, // succeeds
+  { number: '4000000000000002', cvv: '6927', expect: 402 }, // declined by the gateway
+  { number: '4111111111111111', cvv: '5384', expect: 402 }, // Luhn-valid but not a test card: refused in test mode
+  { number: '4242424242424241', cvv: '73915', expect: 400 }, // fails Luhn and the CVV is too long: validation
+] as const;
+
+/** When the test began, in epoch milliseconds: log lines carry their time as 13 digits, which pass Luhn 1 time in 10. */
+const startedAtMs = Date.now();
+
+let dataDir: string;
+let web: Awaited<ReturnType<typeof createMinimalWebRoot>>;
+let postgres: TestDatabase | undefined;
+let server: ServerProcess | undefined;
+const answers: string[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'donation-card-data-'));
+  web = await createMinimalWebRoot();
+  if (testDatabaseUrl()) postgres = await openTestDatabase();
+  server = await startServerProcess({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'debug',
+    RATE_LIMITS: 'off',
+    DATA_DIR: dataDir,
+    WEB_ROOT: web.webRoot,
+    ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
+  });
+  const headers = await csrfHeaders(server.baseUrl);
+  for (const [index, card] of CARDS.entries()) {
+    const body: DonationSubmissionInput = validSubmission({ donorEmail: `card-donor-${index}@example.org` }, { number: card.number, cvv: card.cvv });
+    const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: randomUUID() },
+      body: JSON.stringify(body),
+    });
+    answers.push(`${response.status} ${await response.text()}`);
+  }
+  // SIGTERM: the server closes the database, so PGlite's files on disk hold everything it wrote.
+  await server.stop();
+}, 60_000);
+
+afterAll(async () => {
+  await server?.kill();
+  await postgres?.close();
+  await web?.remove();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/**
+ * Every run of 13 to 19 digits in `text` (not part of a longer run) that passes the Luhn check, except
+ * what cannot be a card number: the decimals of a fraction (pino's `responseTime: 2.38542999999936`) and
+ * timestamps of this test run in epoch milliseconds (pino's `time`).
+ */
+function luhnRuns(text: string): string[] {
+  const isTimestampOfThisRun = (run: string) => Number(run) >= startedAtMs && Number(run) <= Date.now();
+  return [...text.matchAll(/(?<![\d.])\d{13,19}(?!\d)/g)]
+    .map((match) => match[0])
+    .filter((run) => passesLuhn(run) && !isTimestampOfThisRun(run));
+}
+
+/** Occurrences of `cvv` as a value of its own: not inside a longer number, a decimal, a timestamp or a hex id (UUID, hash). */
+function cvvValues(text: string, cvv: string): number {
+  return [...text.matchAll(new RegExp(`(?<![\\w.-])${cvv}(?![\\w.-])`, 'g'))].length;
+}
+
+/** Every file under `dir`, recursively, as [path, contents as latin1 text]. */
+async function readTree(dir: string): Promise<[string, string][]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  return Promise.all(files.map(async (file): Promise<[string, string]> => [file, (await readFile(file)).toString('latin1')]));
+}
+
+/** The database as text: `pg_dump` of the PostgreSQL database, or every row of every table of the PGlite one. */
+async function dumpDatabase(): Promise<string> {
+  if (postgres?.url) {
+    const { stdout } = await execFileAsync('pg_dump', ['--no-owner', '--dbname', postgres.url], { maxBuffer: 64 * 1024 * 1024 });
+    return stdout;
+  }
+  const handle = await openDatabase({ dataDir, databaseUrl: undefined });
+  try {
+    const query = async (statement: string) => (await handle.db.execute(sql.raw(statement))).rows as Record<string, string>[];
+    const tables = await query(
+      `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables
+       WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,
+    );
+    const dumps: string[] = [];
+    for (const { name } of tables) {
+      const rows = await query(`SELECT row_to_json(t)::text AS row FROM ${name} t`);
+      dumps.push(`-- ${name}\n${rows.map((r) => r.row).join('\n')}`);
+    }
+    return dumps.join('\n');
+  } finally {
+    await handle.close();
+  }
+}
+
+describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
+  it('answered each donation as expected, so every path (success, decline, refusal, invalid) ran', () => {
+    expect(answers.map((answer) => Number(answer.slice(0, 3)))).toEqual(CARDS.map((card) => card.expect));
+    expect(dataDir).not.toBe(IN_MEMORY_DATA_DIR);
+  });
+
+  it('keeps no card number, no CVV and no Luhn-valid digit run in the database dump', async () => {
+    const dump = await dumpDatabase();
+    expect(dump).toContain('card-donor-0@example.org'); // the dump does hold the donations
+    for (const card of CARDS) {
+      expect(dump.includes(card.number), `card number ${card.number} in the dump`).toBe(false);
+      expect(cvvValues(dump, card.cvv), `CVV ${card.cvv} in the dump`).toBe(0);
+    }
+    expect(luhnRuns(dump)).toEqual([]);
+  });
+
+  it('writes no card number, no CVV and no Luhn-valid digit run to the log, and echoes none in an answer', () => {
+    const log = server?.lines.join('\n') ?? '';
+    expect(log).toContain('"msg":"request completed"');
+    for (const text of [log, answers.join('\n')]) {
+      for (const card of CARDS) {
+        expect(text.includes(card.number), `card number ${card.number}`).toBe(false);
+        expect(cvvValues(text, card.cvv), `CVV ${card.cvv}`).toBe(0);
+      }
+      expect(luhnRuns(text)).toEqual([]);
+    }
+  });
+
+  it('leaves no card number and no Luhn-valid digit run in any file under DATA_DIR', async () => {
+    const files = await readTree(dataDir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const [file, text] of files) {
+      for (const card of CARDS) expect(text.includes(card.number), `card number ${card.number} in ${file}`).toBe(false);
+      expect(luhnRuns(text), `Luhn-valid digit runs in ${file}`).toEqual([]);
+    }
+  });
+});
