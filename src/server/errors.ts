@@ -14,6 +14,11 @@ export const INVALID_INPUT_MESSAGE = 'Please check the highlighted fields.';
 export const INVALID_JSON_MESSAGE = 'The request body must be a JSON object.';
 /** 403 when the CSRF token is missing or does not match the visitor's cookie (spec section 7). */
 export const CSRF_FAILED_MESSAGE = 'Your session has expired. Please reload the page and try again.';
+/**
+ * 403 when a state-changing request comes from another site: a foreign `Origin` or `Sec-Fetch-Site: cross-site`
+ * (issue #4; OWASP CSRF Prevention Cheat Sheet). Generic on purpose: it does not say which check failed.
+ */
+export const FOREIGN_ORIGIN_MESSAGE = 'This request did not come from this site, so it was refused. Please reload the page and try again.';
 /** 404 for an unknown path. */
 export const NOT_FOUND_MESSAGE = 'Not found.';
 /** 413 for a body over the limit. */

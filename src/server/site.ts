@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../shared/site-config';
 import type { ServerConfig } from './config';
 import { issueCsrfCookies } from './csrf';
+import { cspNonce, prepareNoncedPage } from './security-headers';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
@@ -53,11 +54,13 @@ const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 /**
  * Registers the site's routes on `app`. Reads WEB_ROOT/index.html once, now; when it is missing, page
  * routes answer 503 with {@link SITE_NOT_BUILT_MESSAGE} (API-only tests, or before `npm run build`).
- * The page response carries `Cache-Control: no-cache`, the CSRF cookies and the site-config meta tag.
+ * The page response carries `Cache-Control: no-cache`, the CSRF cookies, the site-config meta tag and this
+ * response's CSP nonce on its `<script>`/`<style>` tags and in `<meta property="csp-nonce">` (issue #4).
  */
 export async function registerSite(app: FastifyInstance, config: Pick<ServerConfig, 'webRoot' | 'site'>): Promise<void> {
   const indexHtml = await readIndexHtml(config.webRoot);
-  const page = indexHtml === undefined ? undefined : injectSiteConfig(indexHtml, config.site);
+  // NOTE: the page is prepared once; each response only joins it with its own CSP nonce (issue #4).
+  const page = indexHtml === undefined ? undefined : prepareNoncedPage(injectSiteConfig(indexHtml, config.site));
   if (page === undefined) app.log.warn({ webRoot: config.webRoot }, 'No index.html in WEB_ROOT: the site is not built');
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
@@ -65,7 +68,7 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(SITE_NOT_BUILT_MESSAGE);
     }
     issueCsrfCookies(request, reply);
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.render(cspNonce(reply)));
   };
 
   await app.register(fastifyStatic, {

@@ -8,8 +8,15 @@ export const API_PATHS = {
   donationStats: '/api/donations/stats',
 } as const;
 
-/** Cookie the server sets on the page with the CSRF token (issue #2; spec section 7). */
+/** Cookie the server sets on the page with the CSRF token (issue #2; spec section 7), over plain HTTP. */
 export const CSRF_COOKIE_NAME = 'XSRF-TOKEN';
+/**
+ * Cookie-name prefix browsers accept only with Secure, Path=/ and no Domain, so a sibling subdomain or a network
+ * attacker cannot plant the cookie (RFC 6265bis; OWASP CSRF Prevention Cheat Sheet; issue #4).
+ */
+export const HOST_COOKIE_PREFIX = '__Host-';
+/** The CSRF token cookie when the site is served over HTTPS (issue #4); the page reads whichever of the two is present. */
+export const CSRF_HTTPS_COOKIE_NAME = `${HOST_COOKIE_PREFIX}${CSRF_COOKIE_NAME}`;
 /** Header in which the page echoes the CSRF cookie's value (issue #2; spec section 7). */
 export const CSRF_HEADER_NAME = 'X-XSRF-TOKEN';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readCookie } from './csrf';
+import { readCookie, readCsrfToken } from './csrf';
 
 describe('readCookie', () => {
   it('finds a cookie among others and URI-decodes its value', () => {
@@ -17,5 +17,20 @@ describe('readCookie', () => {
 
   it('returns a malformed escape as it is', () => {
     expect(readCookie('XSRF-TOKEN', 'XSRF-TOKEN=%E0%A4%A')).toBe('%E0%A4%A');
+  });
+});
+
+describe('readCsrfToken', () => {
+  it('reads XSRF-TOKEN over plain HTTP', () => {
+    expect(readCsrfToken('_other=1; XSRF-TOKEN=plain')).toBe('plain');
+  });
+
+  it('reads __Host-XSRF-TOKEN over HTTPS, and prefers it when both are present (issue #4)', () => {
+    expect(readCsrfToken('__Host-XSRF-TOKEN=hosted')).toBe('hosted');
+    expect(readCsrfToken('XSRF-TOKEN=plain; __Host-XSRF-TOKEN=hosted')).toBe('hosted');
+  });
+
+  it('returns null without either cookie', () => {
+    expect(readCsrfToken('a=1')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { CSRF_COOKIE_NAME } from '../../shared/api';
+import { CSRF_COOKIE_NAME, CSRF_HTTPS_COOKIE_NAME } from '../../shared/api';
 
 /**
  * The value of cookie `name` in `cookieString` (default: the page's cookies), or null when absent.
@@ -20,7 +20,11 @@ export function readCookie(name: string, cookieString: string = document.cookie)
   return null;
 }
 
-/** The CSRF token the server set in the `XSRF-TOKEN` cookie on the page (issue #2), or null. */
-export function readCsrfToken(): string | null {
-  return readCookie(CSRF_COOKIE_NAME);
+/**
+ * The CSRF token the server set on the page, or null: the `__Host-XSRF-TOKEN` cookie when the site is served
+ * over HTTPS (issue #4), else `XSRF-TOKEN` (issue #2). The `__Host-` one wins when both are present (a site
+ * that moved to HTTPS), as only it cannot have been planted by another host.
+ */
+export function readCsrfToken(cookieString: string = document.cookie): string | null {
+  return readCookie(CSRF_HTTPS_COOKIE_NAME, cookieString) ?? readCookie(CSRF_COOKIE_NAME, cookieString);
 }
