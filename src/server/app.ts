@@ -3,6 +3,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './config';
 import { registerCsrfProtection } from './csrf';
 import type { Database } from './db/client';
@@ -63,7 +64,19 @@ export async function buildApp({ config, db, gateway, logger }: BuildAppOptions)
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   await registerCsrfProtection(app, config);
-  await app.register(donationRoutes, { db, gateway, fingerprintSecret: fingerprintSecret(config.cookieSecret) });
+  // Card-testing defence (OWASP OAT-001; issue #4): after CSRF, so its IP count sees only requests from the page.
+  const cardTesting = await registerCardTestingDefence(app, {
+    settings: config.cardTesting,
+    cookieSecret: config.cookieSecret,
+    redisUrl: config.redisUrl,
+  });
+  await app.register(donationRoutes, {
+    db,
+    gateway,
+    fingerprintSecret: fingerprintSecret(config.cookieSecret),
+    cardTesting,
+    minAmountCents: config.minAmountCents,
+  });
   await registerSite(app, config);
   await app.ready();
   return app;

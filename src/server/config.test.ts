@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_CONFIG } from '../shared/site-config';
+import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing/settings';
 import { DEVELOPMENT_COOKIE_SECRET, loadConfig, testDatabaseUrl } from './config';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,6 +26,9 @@ describe('loadConfig', () => {
       gatewayTimeoutMs: 20_000,
       pendingTimeoutMs: 120_000,
       reconcileIntervalMs: 30_000,
+      minAmountCents: 100,
+      redisUrl: undefined,
+      cardTesting: DEFAULT_CARD_TESTING_SETTINGS,
     });
   });
 
@@ -102,6 +106,98 @@ describe('loadConfig', () => {
   it('starts in production with a secret of its own', () => {
     const config = loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret });
     expect(config).toMatchObject({ isProduction: true, cookieSecret: productionSecret });
+  });
+});
+
+describe('loadConfig: card-testing defence and minimum amount (issue #4)', () => {
+  it('has the documented defaults: 5 per IP per 10 minutes, 5 per e-mail per hour, 3 declines per card per hour', () => {
+    expect(DEFAULT_CARD_TESTING_SETTINGS).toEqual({
+      enabled: true,
+      ipAttempts: { max: 5, windowMs: 600_000 },
+      emailAttempts: { max: 5, windowMs: 3_600_000 },
+      cardDeclines: { max: 3, windowMs: 3_600_000 },
+      velocity: { max: 3, windowMs: 600_000, delayMinMs: 250, delayMaxMs: 1000 },
+      keyPrefix: 'reef-donations:rate-limit:',
+    });
+  });
+
+  it('reads every limit, the Redis URL and the minimum amount', () => {
+    const config = loadConfig({
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_IP_MAX: '10',
+      RATE_LIMIT_IP_WINDOW_MS: '60000',
+      RATE_LIMIT_EMAIL_MAX: '7',
+      RATE_LIMIT_EMAIL_WINDOW_MS: '120000',
+      RATE_LIMIT_CARD_DECLINES_MAX: '2',
+      RATE_LIMIT_CARD_WINDOW_MS: '7200000',
+      VELOCITY_DECLINES_MAX: '4',
+      VELOCITY_WINDOW_MS: '300000',
+      VELOCITY_DELAY_MIN_MS: '0',
+      VELOCITY_DELAY_MAX_MS: '0',
+      RATE_LIMIT_KEY_PREFIX: 'donations:eu-1:',
+      REDIS_URL: 'redis://cache.internal:6379/2',
+      MIN_DONATION_AMOUNT: '2.50',
+    });
+    expect(config).toMatchObject({
+      minAmountCents: 250,
+      site: { minAmountDollars: 2.5 },
+      redisUrl: 'redis://cache.internal:6379/2',
+      cardTesting: {
+        enabled: true,
+        ipAttempts: { max: 10, windowMs: 60_000 },
+        emailAttempts: { max: 7, windowMs: 120_000 },
+        cardDeclines: { max: 2, windowMs: 7_200_000 },
+        velocity: { max: 4, windowMs: 300_000, delayMinMs: 0, delayMaxMs: 0 },
+        keyPrefix: 'donations:eu-1:',
+      },
+    });
+  });
+
+  it('turns every limit off with RATE_LIMITS=off outside production', () => {
+    expect(loadConfig({ RATE_LIMITS: 'off' }).cardTesting.enabled).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', RATE_LIMITS: 'off' }).cardTesting.enabled).toBe(false);
+  });
+
+  it('refuses RATE_LIMITS=off when NODE_ENV=production, naming the variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret, RATE_LIMITS: 'off' })).toThrow(
+      /RATE_LIMITS=off is refused when NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret }).cardTesting.enabled).toBe(true);
+  });
+
+  it.each([
+    ['RATE_LIMITS', 'false'],
+    ['RATE_LIMIT_IP_MAX', '0'],
+    ['RATE_LIMIT_IP_MAX', 'five'],
+    ['RATE_LIMIT_IP_WINDOW_MS', '0'],
+    ['RATE_LIMIT_EMAIL_MAX', '2.5'],
+    ['RATE_LIMIT_EMAIL_WINDOW_MS', '10m'],
+    ['RATE_LIMIT_CARD_DECLINES_MAX', '-3'],
+    ['RATE_LIMIT_CARD_WINDOW_MS', String(25 * 60 * 60 * 1000)],
+    ['VELOCITY_DECLINES_MAX', ''.padEnd(8, '9')],
+    ['VELOCITY_WINDOW_MS', 'soon'],
+    ['VELOCITY_DELAY_MIN_MS', '-1'],
+    ['VELOCITY_DELAY_MAX_MS', '60000'],
+    ['RATE_LIMIT_KEY_PREFIX', 'has spaces'],
+    ['REDIS_URL', 'http://127.0.0.1:6379'],
+    ['MIN_DONATION_AMOUNT', '0.50'],
+    ['MIN_DONATION_AMOUNT', '5.01'],
+    ['MIN_DONATION_AMOUNT', '2.505'],
+    ['MIN_DONATION_AMOUNT', '$2'],
+  ])('rejects %s=%j, naming it', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`Invalid configuration: .*${name}`));
+  });
+
+  it('refuses a velocity delay whose minimum is above its maximum', () => {
+    expect(() => loadConfig({ VELOCITY_DELAY_MIN_MS: '900', VELOCITY_DELAY_MAX_MS: '300' })).toThrow(
+      /VELOCITY_DELAY_MIN_MS \(900\) must not be greater than VELOCITY_DELAY_MAX_MS \(300\)/,
+    );
+  });
+
+  it('takes MIN_DONATION_AMOUNT from $1 to the smallest preset, $5', () => {
+    expect(loadConfig({ MIN_DONATION_AMOUNT: '1' }).minAmountCents).toBe(100);
+    expect(loadConfig({ MIN_DONATION_AMOUNT: '5' }).minAmountCents).toBe(500);
+    expect(loadConfig({ MIN_DONATION_AMOUNT: '3.99' })).toMatchObject({ minAmountCents: 399, site: { minAmountDollars: 3.99 } });
   });
 });
 

@@ -1,7 +1,10 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { PRESET_AMOUNTS_DOLLARS } from '../shared/amounts';
+import { dollarsToCents, MIN_AMOUNT_DOLLARS } from '../shared/money';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../shared/site-config';
+import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing/settings';
 
 /**
  * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's
@@ -54,6 +57,39 @@ const durationMsVar = z
   .transform(Number)
   .pipe(z.number().int().min(1, 'must be at least 1 millisecond').max(MAX_DURATION_MS, 'must be at most 24 hours'));
 
+/** A whole number of at least 1 (the rate limits' counts). */
+const countVar = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of at least 1')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'must be a whole number of at least 1').max(1_000_000, 'must be at most 1,000,000'));
+
+/** Longest velocity delay, in ms: a delay stands for the time a real decline takes, a few seconds at most. */
+const MAX_VELOCITY_DELAY_MS = 10_000;
+/** A delay in whole milliseconds from 0 to {@link MAX_VELOCITY_DELAY_MS} (VELOCITY_DELAY_*_MS; 0 in tests). */
+const delayMsVar = z
+  .string()
+  .regex(/^\d+$/, 'must be a whole number of milliseconds')
+  .transform(Number)
+  .pipe(z.number().int().max(MAX_VELOCITY_DELAY_MS, `must be at most ${MAX_VELOCITY_DELAY_MS} milliseconds`));
+
+/**
+ * Largest MIN_DONATION_AMOUNT, in dollars: the smallest preset, so every preset button stays a valid amount
+ * (the minimum is for custom amounts; the server cannot tell a typed amount from a pressed one).
+ */
+const MAX_MIN_DONATION_DOLLARS = Math.min(...PRESET_AMOUNTS_DOLLARS);
+/** MIN_DONATION_AMOUNT: dollars with at most 2 decimals, from the spec's $1 to the smallest preset. */
+const minDonationVar = z
+  .string()
+  .regex(/^\d+(\.\d{1,2})?$/, 'must be an amount in dollars, like 1 or 2.50')
+  .transform(Number)
+  .pipe(
+    z
+      .number()
+      .min(MIN_AMOUNT_DOLLARS, `must be at least ${MIN_AMOUNT_DOLLARS} (the spec's minimum)`)
+      .max(MAX_MIN_DONATION_DOLLARS, `must be at most ${MAX_MIN_DONATION_DOLLARS} (the smallest preset amount)`),
+  );
+
 const EnvSchema = z.object({
   NODE_ENV: optionalVar(z.string()),
   PORT: optionalVar(
@@ -80,6 +116,22 @@ const EnvSchema = z.object({
   GATEWAY_TIMEOUT_MS: optionalVar(durationMsVar),
   PENDING_TIMEOUT_MS: optionalVar(durationMsVar),
   RECONCILE_INTERVAL_MS: optionalVar(durationMsVar),
+  MIN_DONATION_AMOUNT: optionalVar(minDonationVar),
+  REDIS_URL: optionalVar(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })),
+  RATE_LIMITS: optionalVar(z.enum(['on', 'off'], { error: 'must be on or off' })),
+  RATE_LIMIT_KEY_PREFIX: optionalVar(
+    z.string().regex(/^[\w:.-]{1,100}$/, 'must be 1 to 100 letters, digits, or : . _ -'),
+  ),
+  RATE_LIMIT_IP_MAX: optionalVar(countVar),
+  RATE_LIMIT_IP_WINDOW_MS: optionalVar(durationMsVar),
+  RATE_LIMIT_EMAIL_MAX: optionalVar(countVar),
+  RATE_LIMIT_EMAIL_WINDOW_MS: optionalVar(durationMsVar),
+  RATE_LIMIT_CARD_DECLINES_MAX: optionalVar(countVar),
+  RATE_LIMIT_CARD_WINDOW_MS: optionalVar(durationMsVar),
+  VELOCITY_DECLINES_MAX: optionalVar(countVar),
+  VELOCITY_WINDOW_MS: optionalVar(durationMsVar),
+  VELOCITY_DELAY_MIN_MS: optionalVar(delayMsVar),
+  VELOCITY_DELAY_MAX_MS: optionalVar(delayMsVar),
 });
 
 /** Everything the server needs to start, typed and with defaults applied. */
@@ -96,7 +148,7 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Which payment gateway charges cards (PAYMENT_GATEWAY, default `test`). */
   paymentGateway: (typeof PAYMENT_GATEWAYS)[number];
-  /** Deployment settings handed to the page (ORGANIZATION_URL, PUBLIC_URL; issue #2). */
+  /** Deployment settings handed to the page (ORGANIZATION_URL, PUBLIC_URL; issue #2; MIN_DONATION_AMOUNT, issue #4). */
   site: SiteConfig;
   /** pino log level (LOG_LEVEL, default info). */
   logLevel: (typeof LOG_LEVELS)[number];
@@ -118,13 +170,23 @@ export interface ServerConfig {
   pendingTimeoutMs: number;
   /** Time between two runs of the reconciler, in ms (RECONCILE_INTERVAL_MS, default 30,000; issue #3). */
   reconcileIntervalMs: number;
+  /**
+   * Smallest donation, in cents (MIN_DONATION_AMOUNT in dollars, default 1, at most the smallest preset, 5;
+   * issue #4). The page learns it as `site.minAmountDollars`.
+   */
+  minAmountCents: number;
+  /** Redis that the API processes share the rate-limit counts through (REDIS_URL); in-process counts when unset. */
+  redisUrl: string | undefined;
+  /** The card-testing defence: rate limits and velocity (RATE_LIMITS, RATE_LIMIT_*, VELOCITY_*; issue #4). */
+  cardTesting: CardTestingSettings;
 }
 
 /**
  * Reads and validates the server's environment variables (all optional; see {@link ServerConfig} for
  * each one's default). Takes the environment as an argument so tests pass their own.
  * Throws an Error naming every bad variable, e.g. `Invalid configuration: PORT must be a whole number from 0 to 65535`,
- * and refuses to run in production (NODE_ENV=production) without a COOKIE_SECRET of its own.
+ * and refuses to run in production (NODE_ENV=production) without a COOKIE_SECRET of its own, or with
+ * RATE_LIMITS=off (issue #4).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -150,6 +212,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     );
   }
 
+  if (isProduction && vars.RATE_LIMITS === 'off') {
+    // Load tests and benchmarks only: a production site without them is open to card testing (issue #4).
+    throw new Error('Invalid configuration: RATE_LIMITS=off is refused when NODE_ENV=production');
+  }
+  const cardTesting = cardTestingSettings(vars);
+  if (cardTesting.velocity.delayMinMs > cardTesting.velocity.delayMaxMs) {
+    throw new Error(
+      `Invalid configuration: VELOCITY_DELAY_MIN_MS (${cardTesting.velocity.delayMinMs}) must not be greater than VELOCITY_DELAY_MAX_MS (${cardTesting.velocity.delayMaxMs})`,
+    );
+  }
+  const minAmountDollars = vars.MIN_DONATION_AMOUNT ?? MIN_AMOUNT_DOLLARS;
+
   const dataDir = vars.DATA_DIR ?? './data';
   return {
     isProduction,
@@ -161,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     site: {
       organizationUrl: vars.ORGANIZATION_URL ?? DEFAULT_SITE_CONFIG.organizationUrl,
       publicUrl: vars.PUBLIC_URL ?? DEFAULT_SITE_CONFIG.publicUrl,
+      minAmountDollars,
     },
     logLevel: vars.LOG_LEVEL ?? 'info',
     cookieSecret: vars.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET,
@@ -169,6 +244,36 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     gatewayTimeoutMs,
     pendingTimeoutMs,
     reconcileIntervalMs: vars.RECONCILE_INTERVAL_MS ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    minAmountCents: dollarsToCents(minAmountDollars),
+    redisUrl: vars.REDIS_URL,
+    cardTesting,
+  };
+}
+
+/** The card-testing settings of the environment, each variable over its default (DEFAULT_CARD_TESTING_SETTINGS). */
+function cardTestingSettings(vars: z.infer<typeof EnvSchema>): CardTestingSettings {
+  const defaults = DEFAULT_CARD_TESTING_SETTINGS;
+  return {
+    enabled: vars.RATE_LIMITS !== 'off',
+    ipAttempts: {
+      max: vars.RATE_LIMIT_IP_MAX ?? defaults.ipAttempts.max,
+      windowMs: vars.RATE_LIMIT_IP_WINDOW_MS ?? defaults.ipAttempts.windowMs,
+    },
+    emailAttempts: {
+      max: vars.RATE_LIMIT_EMAIL_MAX ?? defaults.emailAttempts.max,
+      windowMs: vars.RATE_LIMIT_EMAIL_WINDOW_MS ?? defaults.emailAttempts.windowMs,
+    },
+    cardDeclines: {
+      max: vars.RATE_LIMIT_CARD_DECLINES_MAX ?? defaults.cardDeclines.max,
+      windowMs: vars.RATE_LIMIT_CARD_WINDOW_MS ?? defaults.cardDeclines.windowMs,
+    },
+    velocity: {
+      max: vars.VELOCITY_DECLINES_MAX ?? defaults.velocity.max,
+      windowMs: vars.VELOCITY_WINDOW_MS ?? defaults.velocity.windowMs,
+      delayMinMs: vars.VELOCITY_DELAY_MIN_MS ?? defaults.velocity.delayMinMs,
+      delayMaxMs: vars.VELOCITY_DELAY_MAX_MS ?? defaults.velocity.delayMaxMs,
+    },
+    keyPrefix: vars.RATE_LIMIT_KEY_PREFIX ?? defaults.keyPrefix,
   };
 }
 

@@ -77,6 +77,7 @@ describe('the page', () => {
       expect(SiteConfigSchema.parse(JSON.parse(unescaped))).toEqual({
         organizationUrl: ORGANIZATION_URL,
         publicUrl: 'https://give.example.org',
+        minAmountDollars: 1,
       });
     },
   );

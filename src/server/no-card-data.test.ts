@@ -4,7 +4,6 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../shared/api';
 import { passesLuhn } from '../shared/card';
@@ -109,7 +108,9 @@ async function dumpDatabase(): Promise<string> {
   }
   const handle = await openDatabase({ dataDir, databaseUrl: undefined });
   try {
-    const query = async (statement: string) => (await handle.db.execute(sql.raw(statement))).rows as Record<string, string>[];
+    if (handle.driver !== 'pglite') throw new Error('expected the embedded database');
+    const client = handle.client;
+    const query = async (statement: string) => (await client.query<Record<string, string>>(statement)).rows;
     const tables = await query(
       `SELECT quote_ident(table_schema) || '.' || quote_ident(table_name) AS name FROM information_schema.tables
        WHERE table_type = 'BASE TABLE' AND table_schema NOT IN ('pg_catalog', 'information_schema')`,

@@ -30,11 +30,15 @@ export function escapeHtmlAttribute(value: string): string {
 
 /**
  * Puts `<meta name="site-config" content="{...}">` (SITE_CONFIG_META_NAME; the JSON of `{organizationUrl,
- * publicUrl}`, attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
+ * publicUrl, minAmountDollars}`, attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
  * This is how one build serves any deployment (issue #2: settings "read when the server starts").
  */
 export function injectSiteConfig(html: string, site: SiteConfig): string {
-  const json = JSON.stringify({ organizationUrl: site.organizationUrl, publicUrl: site.publicUrl });
+  const json = JSON.stringify({
+    organizationUrl: site.organizationUrl,
+    publicUrl: site.publicUrl,
+    minAmountDollars: site.minAmountDollars,
+  });
   const meta = `<meta name="${SITE_CONFIG_META_NAME}" content="${escapeHtmlAttribute(json)}">`;
   const headEnd = html.search(/<\/head>/i);
   return headEnd === -1 ? meta + html : `${html.slice(0, headEnd)}${meta}\n${html.slice(headEnd)}`;

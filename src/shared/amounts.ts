@@ -6,29 +6,32 @@ export const PRESET_AMOUNTS_DOLLARS = [5, 10, 25, 50, 100, 500, 1000] as const;
 export const DEFAULT_AMOUNT_DOLLARS = 25;
 
 /**
- * Why a dollar amount cannot be given, or undefined when it can: a number from $1 to $999,999.99
- * with at most two decimals (spec section 5 and issue #2). The rule of the custom amount field and,
- * through AmountDollarsSchema (field-rules.ts), of the API payload.
+ * Why a dollar amount cannot be given, or undefined when it can: a number from `minDollars` (default $1,
+ * the spec's) to $999,999.99 with at most two decimals (spec section 5 and issue #2). The rule of the
+ * custom amount field and, through AmountDollarsSchema (field-rules.ts), of the API payload.
+ * `minDollars` is the deployment's MIN_DONATION_AMOUNT (issue #4, card-testing defence): the server passes
+ * its own, the page the one the server put in its site config; it can only raise the $1 floor.
  * NOTE: plain code rather than zod, so the landing screen ships without zod (issue #5 bundle budget).
  */
-export function amountError(amountDollars: number): string | undefined {
+export function amountError(amountDollars: number, minDollars: number = MIN_AMOUNT_DOLLARS): string | undefined {
+  const minimum = Math.max(minDollars, MIN_AMOUNT_DOLLARS);
   if (typeof amountDollars !== 'number' || Number.isNaN(amountDollars)) return 'Amount must be a number';
-  if (amountDollars < MIN_AMOUNT_DOLLARS) return `The minimum donation is ${formatDollars(MIN_AMOUNT_DOLLARS)}`;
+  if (amountDollars < minimum) return `The minimum donation is ${formatDollars(minimum)}`;
   if (amountDollars > MAX_AMOUNT_DOLLARS) return `The maximum donation is ${formatDollars(MAX_AMOUNT_DOLLARS)}`;
   if (!hasWholeCents(amountDollars)) return 'Use at most 2 decimal places';
   return undefined;
 }
 
 /**
- * Reads what a donor typed into the custom amount field.
- * Returns `{amountDollars}` when it is a valid amount, `{error}` with the reason otherwise,
- * and `{}` for an empty field (nothing typed yet: no amount, no message).
+ * Reads what a donor typed into the custom amount field, with `minDollars` as the smallest amount (see
+ * {@link amountError}). Returns `{amountDollars}` when it is a valid amount, `{error}` with the reason
+ * otherwise, and `{}` for an empty field (nothing typed yet: no amount, no message).
  */
-export function parseCustomAmount(text: string): { amountDollars?: number; error?: string } {
+export function parseCustomAmount(text: string, minDollars: number = MIN_AMOUNT_DOLLARS): { amountDollars?: number; error?: string } {
   const trimmed = text.trim();
   if (trimmed === '') return {};
   if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) return { error: 'Enter an amount in dollars, like 30 or 12.50' };
   const amountDollars = Number(trimmed);
-  const error = amountError(amountDollars);
+  const error = amountError(amountDollars, minDollars);
   return error ? { error } : { amountDollars };
 }

@@ -29,6 +29,13 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Fallback error when a donation call fails without a message (spec section 8). */
 export const DONATION_FAILED_FALLBACK = 'Failed to process donation';
 
+/**
+ * 429 of a payment attempt refused by a card-testing limit (OWASP OAT-001; issue #4). NOTE: one message
+ * whatever limit fired (per IP, per e-mail or per card), so a card tester cannot tell which one to rotate.
+ */
+export const TOO_MANY_ATTEMPTS_MESSAGE =
+  'Too many donation attempts. Please wait a while before trying again: your card has not been charged.';
+
 /** 200 answer of `POST /api/process-donation`: `{success: true, data: DonationResult}` (spec section 7). */
 export const ProcessDonationSuccessSchema = z.object({
   success: z.literal(true),

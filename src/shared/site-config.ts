@@ -1,21 +1,27 @@
 import { z } from 'zod';
+import { MIN_AMOUNT_DOLLARS } from './money';
+import { isMinAmountDollars } from './site-config-meta';
 
-/** Name of the `<meta>` tag in which the server hands deployment settings to the page (issue #2). */
-export const SITE_CONFIG_META_NAME = 'site-config';
+// NOTE: defined in a module without zod, so the landing screen can read the tag (decision 0020).
+export { SITE_CONFIG_META_NAME } from './site-config-meta';
 
 /**
  * Deployment settings the page needs, read by the server at start-up so one build serves any
- * deployment (issue #2): the organisation's site ('Learn More About Our Work') and the URL to share.
+ * deployment (issue #2): the organisation's site ('Learn More About Our Work'), the URL to share, and
+ * the smallest donation (issue #4).
  */
 export const SiteConfigSchema = z.object({
   organizationUrl: z.url(),
   publicUrl: z.url(),
+  /** Smallest donation in dollars (MIN_DONATION_AMOUNT; issue #4): the custom amount field enforces it. */
+  minAmountDollars: z.number().refine(isMinAmountDollars, 'must be an amount of at least 1 dollar'),
 });
-/** `{organizationUrl, publicUrl}`, both absolute URLs. */
+/** `{organizationUrl, publicUrl, minAmountDollars}`: two absolute URLs and an amount in dollars. */
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
 
-/** Defaults: UNESCO's page of the Belize Barrier Reef Reserve System, and the local server. */
+/** Defaults: UNESCO's page of the Belize Barrier Reef Reserve System, the local server, and the spec's $1. */
 export const DEFAULT_SITE_CONFIG: SiteConfig = {
   organizationUrl: 'https://whc.unesco.org/en/list/764/',
   publicUrl: 'http://localhost:3000',
+  minAmountDollars: MIN_AMOUNT_DOLLARS,
 };

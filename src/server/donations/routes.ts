@@ -2,6 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { API_PATHS, ApiErrorSchema, DonationStatsSchema, ProcessDonationSuccessSchema } from '../../shared/api';
 import { DonationSubmissionSchema } from '../../shared/donation';
 import { centsToDollars } from '../../shared/money';
+import type { CardTestingDefence } from '../card-testing/defence';
+import { minimumAmountCheck } from '../card-testing/minimum-amount';
 import type { Database } from '../db/client';
 import { apiError, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
@@ -9,12 +11,16 @@ import type { PaymentGateway } from '../payments/gateway';
 import { processDonation } from './process-donation';
 import { getDonationStatsCents, type DonationTotalsCents } from './repository';
 
-/** What the donation routes need: the database, the payment gateway and the key of the body fingerprints. */
+/** What the donation routes need: the database, the payment gateway, the key of the body fingerprints, the card-testing defence. */
 export interface DonationRoutesOptions {
   db: Database;
   gateway: PaymentGateway;
   /** Key of the Idempotency-Key body fingerprints (see fingerprintSecret in idempotency-key.ts). */
   fingerprintSecret: Buffer;
+  /** Rate limits and velocity of the payment route (see registerCardTestingDefence; issue #4). */
+  cardTesting: CardTestingDefence;
+  /** Smallest donation, in cents (MIN_DONATION_AMOUNT; issue #4). */
+  minAmountCents: number;
 }
 
 const totalsInDollars = (totals: DonationTotalsCents) => ({
@@ -26,16 +32,22 @@ const totalsInDollars = (totals: DonationTotalsCents) => ({
  * The donation API (spec section 7; issues #2 and #3). Every route declares a zod schema for every status it
  * answers (DESIGN.md, example 9); failures are ApiErrorSchema bodies built by the app's error handler.
  */
-export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = async (app, { db, gateway, fingerprintSecret }) => {
+export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = async (
+  app,
+  { db, gateway, fingerprintSecret, cardTesting, minAmountCents },
+) => {
   /**
    * POST /api/process-donation: takes the donation submission (DonationSubmissionSchema: strict, no
    * coercion, amount in dollars) and an optional `Idempotency-Key` header (1-255 printable characters;
    * issue #3), and charges the card through the payment gateway (see processDonation for the steps).
    * Answers 200 `{success: true, data: {amount (dollars), donorName, transactionId, isTestPayment}}`;
-   * 402 `{success: false, error: <gateway's decline message>}`; 400 invalid input (with fieldErrors) or
-   * Idempotency-Key; 403 CSRF; 409 same key still in flight; 413 too large; 415 not JSON; 422 same key,
-   * different body; 503 database unavailable, or payment being confirmed (with Retry-After); 500 anything
-   * unexpected. A completed key's answer is replayed with `Idempotent-Replayed: true`.
+   * 402 `{success: false, error: <gateway's decline message>}`, or the generic decline of the velocity rule;
+   * 400 invalid input (with fieldErrors; an amount under MIN_DONATION_AMOUNT too) or Idempotency-Key;
+   * 403 CSRF; 409 same key still in flight; 413 too large; 415 not JSON; 422 same key, different body;
+   * 429 a card-testing limit (TOO_MANY_ATTEMPTS_MESSAGE; issue #4); 503 database unavailable, or payment
+   * being confirmed (with Retry-After); 500 anything unexpected. A completed key's answer is replayed with
+   * `Idempotent-Replayed: true`. The minimum amount and the card-testing checks run before anything is
+   * claimed, written or charged.
    */
   app.post(
     API_PATHS.processDonation,
@@ -51,10 +63,12 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
           413: ApiErrorSchema,
           415: ApiErrorSchema,
           422: ApiErrorSchema,
+          429: ApiErrorSchema,
           500: ApiErrorSchema,
           503: ApiErrorSchema,
         },
       },
+      preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
     async (request, reply) => {
       const idempotency = readIdempotencyKey(request.headers);
@@ -63,6 +77,8 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
         return reply.code(400).send(apiError(INVALID_IDEMPOTENCY_KEY_MESSAGE));
       }
       const answer = await processDonation({ db, gateway, fingerprintSecret, log: request.log }, request.body, idempotency.key);
+      // NOTE: a fresh 402 is always a decline the gateway answered (processDonation); a replayed one was counted already.
+      if (answer.statusCode === 402 && !answer.replayed) await cardTesting.recordDecline(request);
       if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
       // NOTE: the status is one of those declared above; the response schema of that status checks the body.

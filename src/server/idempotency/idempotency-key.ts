@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../db/schema';
+import { deriveKey } from '../derived-key';
 
 /**
  * The `Idempotency-Key` request header (issue #3, after Stripe's idempotent requests and the IETF draft
@@ -60,5 +61,5 @@ export function fingerprintBody(secret: Buffer, body: unknown): string {
  * replay for the keys' 24 hours; nothing is charged twice either way.
  */
 export function fingerprintSecret(cookieSecret: string): Buffer {
-  return createHmac('sha256', cookieSecret).update('idempotency-key-fingerprint/v1').digest();
+  return deriveKey(cookieSecret, 'idempotency-key-fingerprint/v1');
 }

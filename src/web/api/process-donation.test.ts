@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { API_PATHS, CSRF_HEADER_NAME, DONATION_FAILED_FALLBACK, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import {
+  API_PATHS,
+  CSRF_HEADER_NAME,
+  DONATION_FAILED_FALLBACK,
+  IDEMPOTENCY_KEY_HEADER,
+  TOO_MANY_ATTEMPTS_MESSAGE,
+} from '../../shared/api';
 import { type DonationSubmission, EMPTY_DONATION_FORM, toDonationSubmission } from '../../shared/donation';
 import { apiFetch, isRelativeUrl } from './api-client';
 import { processDonation } from './process-donation';
@@ -75,6 +81,11 @@ describe('web API client', () => {
   it("throws the server's error text on failure", async () => {
     fetchMock.mockResolvedValue(jsonResponse(402, { success: false, error: 'Your card was declined.' }));
     await expect(processDonation(submission, 'key-1')).rejects.toThrow('Your card was declined.');
+  });
+
+  it('throws the card-testing 429 message, not to be retried with the same key (issue #4)', async () => {
+    fetchMock.mockResolvedValue(jsonResponse(429, { success: false, error: TOO_MANY_ATTEMPTS_MESSAGE }));
+    await expect(processDonation(submission, 'key-1')).rejects.toMatchObject({ message: TOO_MANY_ATTEMPTS_MESSAGE, retryable: false });
   });
 
   it('throws the fallback when there is no body or no message', async () => {

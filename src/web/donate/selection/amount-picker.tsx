@@ -8,7 +8,8 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { useState } from 'react';
 import { PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
-import { formatDollars, MIN_AMOUNT_DOLLARS } from '../../../shared/money';
+import { formatDollars } from '../../../shared/money';
+import { getMinAmountDollars } from '../../config/min-amount';
 import type { SelectionChoices } from './use-selection-choices';
 import { toggleGridSx } from './toggle-grid-sx';
 
@@ -26,8 +27,9 @@ export interface AmountPickerProps {
 /**
  * The amount controls of the selection screen (spec section 2; issue #2): preset buttons named
  * like '$25' and a 'Custom Amount' button in one exclusive toggle group, and, while Custom Amount is
- * pressed, the one 'Enter Custom Amount' field ($ prefix, min 1, cents allowed). The field says why
- * its text is not an amount, and is outlined in the brand colour when its amount is the selected one.
+ * pressed, the one 'Enter Custom Amount' field ($ prefix, min the deployment's minimum, default 1, cents
+ * allowed). The field says why its text is not an amount, and is outlined in the brand colour when its
+ * amount is the selected one.
  */
 export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
   const { preset, customOpen, customText, customError, amount } = choices;
@@ -83,7 +85,7 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
             autoFocus={focusCustomField}
             startAdornment={<InputAdornment position="start">$</InputAdornment>}
             inputProps={{
-              min: MIN_AMOUNT_DOLLARS,
+              min: getMinAmountDollars(),
               step: 0.01,
               inputMode: 'decimal',
               'aria-describedby': customError === undefined ? undefined : CUSTOM_HELPER_ID,

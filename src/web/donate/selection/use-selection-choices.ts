@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { DEFAULT_AMOUNT_DOLLARS, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
 import type { Cause } from '../../../shared/causes';
+import { getMinAmountDollars } from '../../config/min-amount';
 import type { DonationSelection } from '../../../shared/donation';
 import { DEFAULT_FREQUENCY, type Frequency } from '../../../shared/frequencies';
 
@@ -60,7 +61,8 @@ export function useSelectionChoices(initial: DonationSelection | null): Selectio
   const [cause, setCause] = useState<Cause | null>(initial?.cause ?? null);
 
   const { preset, customOpen, customText } = amountState;
-  const parsed = customOpen ? parseCustomAmount(customText) : {};
+  // The deployment's minimum (MIN_DONATION_AMOUNT, issue #4), as the server also enforces it.
+  const parsed = customOpen ? parseCustomAmount(customText, getMinAmountDollars()) : {};
   const amount = customOpen ? (parsed.amountDollars ?? null) : preset;
   const selection = amount !== null && cause !== null ? { amount, frequency, cause } : null;
 

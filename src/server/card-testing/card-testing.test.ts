@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
+import { idempotencyKeys } from '../db/schema';
+import { apiError } from '../errors';
+import { DECLINE_MESSAGES } from '../payments/test-gateway';
+import { attemptFrom, memoryLog, type MemoryLog } from '../testing/payment-attempts';
+import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
+import { CARD_TESTING_EVENTS } from './events';
+import { cardFingerprint, limitKeySecret } from './limit-keys';
+
+/**
+ * The card-testing defence of POST /api/process-donation (OWASP OAT-001 "Carding"; issue #4), against the
+ * real app and database with the default limits: 5 attempts per IP per 10 minutes, 5 per e-mail per hour,
+ * 3 declines per card per hour, and the velocity rule after 3 declines from one IP (its delay 0 here).
+ * Each test uses IPs, e-mail addresses and cards of its own, so the counts of one never reach another.
+ */
+
+const SUCCESS_CARD = '4242424242424242';
+const OTHER_SUCCESS_CARD = '5555555555554444';
+const TOO_MANY = apiError(TOO_MANY_ATTEMPTS_MESSAGE);
+const RATE_LIMIT_HEADERS = ['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+const donation = (email: string, number = SUCCESS_CARD) => validSubmission({ donorEmail: email }, { number });
+const statuses = (responses: readonly { statusCode: number }[]) => responses.map((response) => response.statusCode);
+
+/** Sends the attempts one after the other (the counts are what the tests look at, not concurrency). */
+async function inTurn<T>(count: number, attempt: (index: number) => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let index = 0; index < count; index += 1) results.push(await attempt(index));
+  return results;
+}
+
+const log: MemoryLog = memoryLog();
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({
+    logger: log.logger,
+    env: { RATE_LIMITS: 'on', VELOCITY_DELAY_MIN_MS: '0', VELOCITY_DELAY_MAX_MS: '0' },
+  });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the per-IP limit (5 payment attempts per 10 minutes)', () => {
+  it('answers the 6th attempt from one IP with 429, without calling the gateway, writing a row or claiming the key', async () => {
+    const ip = '203.0.113.10';
+    const calls = t.gateway.calls;
+    const rows = await t.countDonations();
+    const allowed = await inTurn(5, (i) => attemptFrom(t, ip, donation(`ip-donor-${i}@example.org`)));
+    expect(statuses(allowed)).toEqual([200, 200, 200, 200, 200]);
+
+    const key = randomUUID();
+    const sixth = await attemptFrom(t, ip, donation('ip-donor-6@example.org'), key);
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toEqual(TOO_MANY);
+    expect(t.gateway.calls - calls).toBe(5);
+    expect((await t.countDonations()) - rows).toBe(5);
+    expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toEqual([]);
+
+    // Another IP is not affected.
+    expect((await attemptFrom(t, '203.0.113.11', donation('ip-donor-7@example.org'))).statusCode).toBe(200);
+    expect(log.events(CARD_TESTING_EVENTS.rateLimitBlocked).filter((e) => e.ip === ip)).toEqual([
+      expect.objectContaining({ limit: 'ip', max: 5, windowMs: 600_000, level: 40 }),
+    ]);
+  });
+
+  it('counts invalid attempts too, and refuses them before the body is read', async () => {
+    const ip = '203.0.113.12';
+    const invalid = await inTurn(5, () => attemptFrom(t, ip, { amount: 'lots' }));
+    expect(statuses(invalid)).toEqual([400, 400, 400, 400, 400]);
+    const sixth = await attemptFrom(t, ip, donation('ip-donor-8@example.org'));
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toEqual(TOO_MANY);
+  });
+});
+
+describe('the per-card limit (3 declines per card fingerprint per hour)', () => {
+  it('answers the 4th attempt with a card declined 3 times with 429, even from other IPs and e-mail addresses', async () => {
+    const declinedCard = '4000000000000002';
+    const calls = t.gateway.calls;
+    const rows = await t.countDonations();
+    const declines = await inTurn(3, (i) => attemptFrom(t, `198.51.100.${i + 1}`, donation(`card-donor-${i}@example.org`, declinedCard)));
+    expect(statuses(declines)).toEqual([402, 402, 402]);
+
+    const fourth = await attemptFrom(t, '198.51.100.4', donation('card-donor-4@example.org', declinedCard));
+    expect(fourth.statusCode).toBe(429);
+    expect(fourth.json()).toEqual(TOO_MANY);
+    expect(t.gateway.calls - calls).toBe(3);
+    expect((await t.countDonations()) - rows).toBe(3);
+
+    // The same IP and donor with another card go through: the limit is the card's.
+    expect((await attemptFrom(t, '198.51.100.4', donation('card-donor-4@example.org', OTHER_SUCCESS_CARD))).statusCode).toBe(200);
+
+    const fingerprint = cardFingerprint(limitKeySecret(t.config.cookieSecret), declinedCard);
+    const recorded = log.events(CARD_TESTING_EVENTS.declineRecorded).filter((e) => e.cardFingerprintPrefix === fingerprint.slice(0, 8));
+    expect(recorded.map((e) => e.cardDeclinesRemaining)).toEqual([2, 1, 0]);
+    expect(log.events(CARD_TESTING_EVENTS.rateLimitBlocked).filter((e) => e.limit === 'card')).toEqual([
+      expect.objectContaining({ ip: '198.51.100.4', cardFingerprintPrefix: fingerprint.slice(0, 8), max: 3, windowMs: 3_600_000 }),
+    ]);
+  });
+
+  it('never counts a successful charge against the card', async () => {
+    const responses = await inTurn(5, (i) => attemptFrom(t, `198.51.100.${20 + i}`, donation(`loyal-donor-${i}@example.org`, '6011111111111117')));
+    expect(statuses(responses)).toEqual([200, 200, 200, 200, 200]);
+  });
+});
+
+describe('the per-e-mail limit (5 payment attempts per hour)', () => {
+  it('answers the 6th attempt with one e-mail address with 429, from whatever IP, whatever its case', async () => {
+    const calls = t.gateway.calls;
+    const allowed = await inTurn(5, (i) => attemptFrom(t, `192.0.2.${i + 1}`, donation(i % 2 ? 'Repeat@Example.org' : 'repeat@example.org')));
+    expect(statuses(allowed)).toEqual([200, 200, 200, 200, 200]);
+
+    const sixth = await attemptFrom(t, '192.0.2.6', donation('repeat@example.org'));
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json()).toEqual(TOO_MANY);
+    expect(t.gateway.calls - calls).toBe(5);
+
+    const blocked = log.events(CARD_TESTING_EVENTS.rateLimitBlocked).filter((e) => e.limit === 'email');
+    expect(blocked).toEqual([expect.objectContaining({ ip: '192.0.2.6', max: 5, windowMs: 3_600_000 })]);
+    expect(blocked[0]?.emailDigestPrefix).toMatch(/^[0-9a-f]{8}$/);
+  });
+});
+
+describe('the velocity rule (3 declines from one IP in 10 minutes)', () => {
+  it('answers later attempts from that IP with a generic decline, without calling the gateway or writing a row', async () => {
+    const ip = '198.51.100.200';
+    const cards = ['4000000000009995', '4000000000009987', '4000000000000069'];
+    const declines = await inTurn(3, (i) => attemptFrom(t, ip, donation(`velocity-${i}@example.org`, cards[i])));
+    expect(statuses(declines)).toEqual([402, 402, 402]);
+
+    const calls = t.gateway.calls;
+    const rows = await t.countDonations();
+    const key = randomUUID();
+    const next = await attemptFrom(t, ip, donation('velocity-4@example.org', SUCCESS_CARD), key);
+    expect(next.statusCode).toBe(402);
+    expect(next.json()).toEqual(apiError(DECLINE_MESSAGES.generic));
+    expect(t.gateway.calls).toBe(calls);
+    expect(await t.countDonations()).toBe(rows);
+    expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toEqual([]);
+
+    expect(log.events(CARD_TESTING_EVENTS.velocityBlocked).filter((e) => e.ip === ip)).toEqual([
+      expect.objectContaining({ max: 3, windowMs: 600_000, delayMs: 0, level: 40 }),
+    ]);
+    // The generic decline is not itself counted as a decline.
+    expect(log.events(CARD_TESTING_EVENTS.declineRecorded).filter((e) => e.ip === ip)).toHaveLength(3);
+  });
+});
+
+describe('the log of the defence', () => {
+  it('has an event for every decision, with no card number, CVV, e-mail address or full fingerprint', async () => {
+    const cvv = '9173';
+    const card = '4000000000000119';
+    const attempt = (ip: string, email: string, number: string) =>
+      attemptFrom(t, ip, validSubmission({ donorEmail: email }, { number, cvv }));
+    const from = log.lines.length;
+    // Three declines of one card from one IP: decline.recorded x3, then velocity.blocked.
+    const answers = await inTurn(4, (i) => attempt('192.0.2.100', `log-${i}@example.org`, i < 3 ? card : SUCCESS_CARD));
+    // The card limit from another IP, then the IP limit.
+    answers.push(await attempt('192.0.2.101', 'log-5@example.org', card));
+    answers.push(...(await inTurn(5, (i) => attempt('192.0.2.102', `log-${6 + i}@example.org`, SUCCESS_CARD))));
+    answers.push(await attempt('192.0.2.102', 'log-11@example.org', SUCCESS_CARD));
+    expect(statuses(answers)).toEqual([402, 402, 402, 402, 429, 200, 200, 200, 200, 200, 429]);
+
+    const lines = log.lines.slice(from);
+    const events = lines.map((line) => JSON.parse(line) as { event?: string; limit?: string }).filter((entry) => entry.event);
+    expect(events.map((entry) => [entry.event, entry.limit])).toEqual([
+      [CARD_TESTING_EVENTS.declineRecorded, undefined],
+      [CARD_TESTING_EVENTS.declineRecorded, undefined],
+      [CARD_TESTING_EVENTS.declineRecorded, undefined],
+      [CARD_TESTING_EVENTS.velocityBlocked, undefined],
+      [CARD_TESTING_EVENTS.rateLimitBlocked, 'card'],
+      [CARD_TESTING_EVENTS.rateLimitBlocked, 'ip'],
+    ]);
+    const fingerprint = cardFingerprint(limitKeySecret(t.config.cookieSecret), card);
+    for (const line of lines) {
+      for (const secret of [card, SUCCESS_CARD, fingerprint, '@example.org']) expect(line).not.toContain(secret);
+      expect(line).not.toMatch(new RegExp(`(?<![\\d.])${cvv}(?!\\d)`));
+    }
+  });
+});
+
+describe('one generic answer whatever the limit', () => {
+  let strict: TestApp;
+  beforeAll(async () => {
+    strict = await createTestApp({
+      env: { RATE_LIMITS: 'on', RATE_LIMIT_IP_MAX: '1', RATE_LIMIT_EMAIL_MAX: '1', RATE_LIMIT_CARD_DECLINES_MAX: '1' },
+    });
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('sends the same status, headers and body for the IP, e-mail and card limits', async () => {
+    await attemptFrom(strict, '203.0.113.50', donation('a@example.org'));
+    const byIp = await attemptFrom(strict, '203.0.113.50', donation('b@example.org'));
+    await attemptFrom(strict, '203.0.113.51', donation('same@example.org'));
+    const byEmail = await attemptFrom(strict, '203.0.113.52', donation('same@example.org'));
+    expect((await attemptFrom(strict, '203.0.113.53', donation('c@example.org', '4000000000000002'))).statusCode).toBe(402);
+    const byCard = await attemptFrom(strict, '203.0.113.54', donation('d@example.org', '4000000000000002'));
+
+    for (const refused of [byIp, byEmail, byCard]) {
+      expect(refused.statusCode).toBe(429);
+      expect(refused.body).toBe(byIp.body);
+      expect(refused.headers['content-type']).toBe(byIp.headers['content-type']);
+      for (const header of RATE_LIMIT_HEADERS) expect(refused.headers, header).not.toHaveProperty(header);
+    }
+    expect(byIp.json()).toEqual(TOO_MANY);
+    expect(strict.gateway.calls).toBe(3);
+  });
+});
+
+describe('RATE_LIMITS=off (load tests and benchmarks)', () => {
+  let open: TestApp;
+  beforeAll(async () => {
+    open = await createTestApp({ env: { RATE_LIMITS: 'off' } });
+  });
+  afterAll(async () => {
+    await open?.close();
+  });
+
+  it('lets any number of attempts through from one IP, with one e-mail and one declined card', async () => {
+    const ip = '203.0.113.99';
+    const charges = await inTurn(12, () => attemptFrom(open, ip, donation('bench@example.org')));
+    const declines = await inTurn(6, () => attemptFrom(open, ip, donation('bench@example.org', '4000000000000002')));
+    expect(statuses(charges)).toEqual(Array(12).fill(200));
+    expect(statuses(declines)).toEqual(Array(6).fill(402));
+    expect(open.gateway.calls).toBe(18);
+  });
+});

@@ -1,0 +1,160 @@
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
+import type { DonationSubmission } from '../../shared/donation';
+import { apiError } from '../errors';
+import { DECLINE_MESSAGES } from '../payments/test-gateway';
+import { createLimitCounter, registerCounterStore, type CounterState, type LimitCounter } from './counters';
+import { CARD_TESTING_EVENTS, type BlockingLimit } from './events';
+import { cardFingerprint, emailDigest, limitKeySecret, loggedPrefix } from './limit-keys';
+import type { CardTestingSettings } from './settings';
+import { connectCounterRedis } from './redis';
+import { randomDelayMs, waitMs } from './velocity-delay';
+
+/**
+ * The card-testing defence of the payment routes (OWASP OAT-001 "Carding"; issue #4):
+ * - every write request (POST, PUT, PATCH, DELETE) counts against its client IP, checked in `onRequest`,
+ *   before the body is even read: over the limit, 429;
+ * - a valid payment attempt is then checked, in the payment route's preHandler (after validation, before
+ *   the Idempotency-Key is claimed or a row written):
+ *   1. velocity: an IP whose recent attempts the gateway declined `velocity.max` times answers a generic
+ *      decline (402, "Your card was declined.") after a random delay, without calling the gateway;
+ *   2. the card fingerprint's declines: at `cardDeclines.max`, 429 (declines only, so a donor whose card
+ *      works is never held up by it);
+ *   3. the donor e-mail's attempts: over `emailAttempts.max`, 429;
+ * - after the gateway declines, the route calls `recordDecline`, which counts it against the card and the IP.
+ * Every 429 has the same body ({@link TOO_MANY_ATTEMPTS_MESSAGE}) and no rate-limit headers, so nothing says
+ * which limit fired. Every decision logs an event of {@link CARD_TESTING_EVENTS}; none holds card data.
+ */
+
+/** The defence as the payment route uses it (see {@link registerCardTestingDefence}). */
+export interface CardTestingDefence {
+  /**
+   * preHandler of a payment route, after validation (the body is a DonationSubmission): answers 402 (velocity)
+   * or 429 (card or e-mail limit) and stops the request, or lets it through.
+   */
+  checkPayment(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined>;
+  /**
+   * Counts a decline the gateway answered for this request (its body the validated submission) against its
+   * card and its IP. Never rejects (a store failure is logged).
+   */
+  recordDecline(request: FastifyRequest): Promise<void>;
+}
+
+/** What {@link registerCardTestingDefence} needs. */
+export interface CardTestingDefenceOptions {
+  settings: CardTestingSettings;
+  /** COOKIE_SECRET, from which the key of the card and e-mail hashes is derived (see limitKeySecret). */
+  cookieSecret: string;
+  /** Redis shared by the API processes (REDIS_URL); the in-process store when undefined. */
+  redisUrl: string | undefined;
+}
+
+/** What the velocity rule answers: the gateway's own generic decline (Stripe's wording), so it reads like one. */
+export const VELOCITY_DECLINE_MESSAGE = DECLINE_MESSAGES.generic;
+
+/** Methods that change nothing and so are not payment attempts. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const noDefence: CardTestingDefence = {
+  checkPayment: async () => undefined,
+  recordDecline: async () => undefined,
+};
+
+/** The client IP a counter keys on: IPv4 as is, IPv6 by its /64 (one subscriber's block), as @fastify/rate-limit does. */
+const clientIp = (request: FastifyRequest) => normalizeIP(request.ip);
+
+/**
+ * Sets the defence up on `app` (the root instance, before the payment routes are registered): opens Redis
+ * when `redisUrl` is set (closed with the app), registers @fastify/rate-limit on it or in memory and the IP
+ * limit's `onRequest` hook, and returns what the payment route calls. With `settings.enabled` false
+ * (RATE_LIMITS=off) it registers nothing, logs a warning once, and returns a defence that lets everything through.
+ */
+export async function registerCardTestingDefence(
+  app: FastifyInstance,
+  { settings, cookieSecret, redisUrl }: CardTestingDefenceOptions,
+): Promise<CardTestingDefence> {
+  if (!settings.enabled) {
+    app.log.warn('Card-testing limits are off (RATE_LIMITS=off): for load tests and benchmarks only');
+    return noDefence;
+  }
+  const redis = redisUrl === undefined ? undefined : await connectCounterRedis(app, redisUrl);
+  await registerCounterStore(app, { redis, keyPrefix: settings.keyPrefix });
+  const secret = limitKeySecret(cookieSecret);
+  // NOTE: keyed on the validated body, so the e-mail and card counters are used in preHandler only.
+  const submission = (request: FastifyRequest) => request.body as DonationSubmission;
+  const counters = {
+    ip: createLimitCounter(app, 'ip', settings.ipAttempts, clientIp),
+    email: createLimitCounter(app, 'email', settings.emailAttempts, (r) => emailDigest(secret, submission(r).donorEmail)),
+    card: createLimitCounter(app, 'card', settings.cardDeclines, (r) => cardFingerprint(secret, submission(r).creditCard.number)),
+    velocity: createLimitCounter(app, 'velocity', settings.velocity, clientIp),
+  };
+
+  /** Runs `count`; on a store failure logs `rate_limit.store_error` and resolves undefined (fail open: see docs/decisions/0030). */
+  const guarded = async (request: FastifyRequest, counter: LimitCounter, count: (request: FastifyRequest) => Promise<CounterState>) => {
+    try {
+      return await count(request);
+    } catch (error) {
+      request.log.error({ event: CARD_TESTING_EVENTS.storeError, limit: counter.name, err: error }, 'Rate-limit store failed; request not checked');
+      return undefined;
+    }
+  };
+
+  /** Answers 429 with the one generic message, and logs which limit fired (the answer does not say). */
+  const tooMany = (request: FastifyRequest, reply: FastifyReply, limit: BlockingLimit, details: object = {}) => {
+    request.log.warn(
+      { event: CARD_TESTING_EVENTS.rateLimitBlocked, limit, ip: request.ip, ...counters[limit].limit, ...details },
+      'Payment attempt refused: rate limit',
+    );
+    return reply.code(429).send(apiError(TOO_MANY_ATTEMPTS_MESSAGE));
+  };
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (SAFE_METHODS.has(request.method)) return undefined;
+    const state = await guarded(request, counters.ip, counters.ip.hit);
+    return state?.exceeded ? tooMany(request, reply, 'ip') : undefined;
+  });
+
+  return {
+    async checkPayment(request, reply) {
+      const velocity = await guarded(request, counters.velocity, counters.velocity.peek);
+      if (velocity?.remaining === 0) {
+        const delayMs = randomDelayMs(settings.velocity.delayMinMs, settings.velocity.delayMaxMs);
+        request.log.warn(
+          { event: CARD_TESTING_EVENTS.velocityBlocked, ip: request.ip, ...settings.velocity, delayMs },
+          'Payment attempt answered with a generic decline: too many declines from this IP',
+        );
+        await waitMs(delayMs);
+        return reply.code(402).send(apiError(VELOCITY_DECLINE_MESSAGE));
+      }
+
+      const body = submission(request);
+      const card = await guarded(request, counters.card, counters.card.peek);
+      if (card?.remaining === 0) {
+        return tooMany(request, reply, 'card', { cardFingerprintPrefix: loggedPrefix(cardFingerprint(secret, body.creditCard.number)) });
+      }
+
+      const email = await guarded(request, counters.email, counters.email.hit);
+      if (email?.exceeded) {
+        return tooMany(request, reply, 'email', { emailDigestPrefix: loggedPrefix(emailDigest(secret, body.donorEmail)) });
+      }
+      return undefined;
+    },
+
+    async recordDecline(request) {
+      const body = submission(request);
+      const card = await guarded(request, counters.card, counters.card.hit);
+      const ip = await guarded(request, counters.velocity, counters.velocity.hit);
+      request.log.info(
+        {
+          event: CARD_TESTING_EVENTS.declineRecorded,
+          ip: request.ip,
+          cardFingerprintPrefix: loggedPrefix(cardFingerprint(secret, body.creditCard.number)),
+          cardDeclinesRemaining: card?.remaining,
+          ipDeclinesRemaining: ip?.remaining,
+        },
+        'Card declined: counted against the card and the IP',
+      );
+    },
+  };
+}
