@@ -1,13 +1,13 @@
 /**
- * `npm run bench:web` (issue #5): builds the site, starts the production server (temporary
- * DATA_DIR, a free port on 127.0.0.1) and runs Lighthouse with Debian's Chromium three times each
+ * `npm run bench:web` (issue #5): builds the site (`npm run build`, pre-render included), starts the
+ * production server (temporary DATA_DIR, a copy of the build as WEB_ROOT, a free port on 127.0.0.1) and runs Lighthouse with Debian's Chromium three times each
  * in its mobile and desktop presets on /donate. In the same run it serves a plain static HTML page
  * with the same hero and selection card and no JavaScript, measures it the same way, and prints the
  * median scores, LCP, TBT and CLS of both, and our LCP over the static page's LCP.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -23,6 +23,8 @@ import { HERO_HEADING, HERO_PARAGRAPH, HERO_STATS, SITE_NAME } from '../src/web/
 import { CHROMIUM_PATH } from './chromium-path';
 
 const RUNS = 3;
+/** Attempts per run when Lighthouse reports a failed run. */
+const MAX_ATTEMPTS = 3;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 const CHROME_FLAGS = [
   '--headless=new',
@@ -107,6 +109,7 @@ async function measure(url: string, preset: 'mobile' | 'desktop', port: number):
   const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] };
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  if (result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
   const { categories, audits } = result.lhr;
   const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as RunFigures['scores'];
   return {
@@ -115,6 +118,21 @@ async function measure(url: string, preset: 'mobile' | 'desktop', port: number):
     tbtMs: audits['total-blocking-time']?.numericValue ?? NaN,
     cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
   };
+}
+
+/**
+ * {@link measure}, tried up to MAX_ATTEMPTS times: a run Lighthouse itself reports as failed (a page
+ * that did not load in time on a busy machine) is retried, not counted as a score of 0.
+ */
+async function measureWithRetries(url: string, preset: 'mobile' | 'desktop', port: number): Promise<RunFigures> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await measure(url, preset, port);
+    } catch (error) {
+      if (attempt >= MAX_ATTEMPTS) throw error;
+      console.log(`  (retrying: ${(error as Error).message})`);
+    }
+  }
 }
 
 function median(values: number[]): number {
@@ -138,10 +156,14 @@ function describe(label: string, figures: RunFigures): string {
 }
 
 async function main(): Promise<void> {
-  console.log('Building the site (vite build)...');
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  console.log('Building the site (npm run build: vite build, then the pre-render of /donate)...');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-web-'));
+  // NOTE: the server serves a copy of the build, so another build of dist/web during the run
+  // (tests, `npm start`) cannot swap the files under it.
+  const webRoot = join(dataDir, 'web');
+  cpSync(join(root, 'dist', 'web'), webRoot, { recursive: true });
   const [sitePort, staticPort] = [await freePort(), await freePort()];
   let server: ChildProcess | undefined;
   let staticServer: Server | undefined;
@@ -149,7 +171,7 @@ async function main(): Promise<void> {
   try {
     server = spawn('npx', ['tsx', 'src/server/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(sitePort), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', COOKIE_SECRET: randomBytes(32).toString('hex') },
+      env: { ...process.env, PORT: String(sitePort), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: webRoot, LOG_LEVEL: 'warn', NODE_ENV: 'production', COOKIE_SECRET: randomBytes(32).toString('hex') },
       stdio: ['ignore', 'ignore', 'inherit'],
       detached: true,
     });
@@ -171,7 +193,7 @@ async function main(): Promise<void> {
       for (const target of targets) {
         const runs: RunFigures[] = [];
         for (let run = 1; run <= RUNS; run += 1) {
-          runs.push(await measure(target.url, preset, chrome.port));
+          runs.push(await measureWithRetries(target.url, preset, chrome.port));
           console.log(describe(`  ${preset} ${target.label} #${run}`, runs.at(-1) as RunFigures));
         }
         results[`${preset} ${target.label}`] = medians(runs);

@@ -1,13 +1,16 @@
 /**
- * `npm start` builds what is missing (issue #2): runs `vite build` when dist/web/index.html is absent
- * or older than any source file the site is built from (src/web, src/shared, vite.config.ts).
+ * `npm start` builds what is missing (issue #2): runs `npm run build` (`vite build`, then the
+ * pre-render of /donate, issue #5) when a built page is absent (dist/web/index.html, or a pre-rendered
+ * page of PRERENDERED_PAGES such as dist/web/donate.html) or older than any source file the site is
+ * built from (src/web, src/shared, vite.config.ts, the pre-render script, package-lock.json).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { PRERENDERED_PAGES } from '../src/shared/prerendered-pages';
 
 const root = new URL('..', import.meta.url).pathname;
-const builtPage = join(root, 'dist/web/index.html');
+const builtPages = ['index.html', ...PRERENDERED_PAGES.map((page) => page.file)].map((file) => join(root, 'dist/web', file));
 
 /** Newest modification time (ms) of a file or of any file below a folder. */
 function newestMtimeMs(path: string): number {
@@ -16,12 +19,12 @@ function newestMtimeMs(path: string): number {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtimeMs(join(path, name))), 0);
 }
 
-const sources = ['src/web', 'src/shared', 'vite.config.ts', 'package-lock.json'].map((p) => join(root, p));
+const sources = ['src/web', 'src/shared', 'vite.config.ts', 'scripts/prerender.ts', 'package-lock.json'].map((p) => join(root, p));
 const stale =
-  !existsSync(builtPage) ||
-  sources.some((source) => existsSync(source) && newestMtimeMs(source) > statSync(builtPage).mtimeMs);
+  !builtPages.every((page) => existsSync(page)) ||
+  sources.some((source) => existsSync(source) && newestMtimeMs(source) > Math.min(...builtPages.map((page) => statSync(page).mtimeMs)));
 
 if (stale) {
-  console.log('Building the site (vite build)...');
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  console.log('Building the site (vite build, then the pre-render of /donate)...');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
 }

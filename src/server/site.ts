@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { prerenderedPageFor, PRERENDERED_PAGES } from '../shared/prerendered-pages';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../shared/site-config';
 import type { ServerConfig } from './config';
 import { issueCsrfCookies } from './csrf';
@@ -12,7 +13,8 @@ import { cspNonce, prepareNoncedPage } from './security-headers';
  * - `/assets/*`: Vite's content-hashed files, cached for a year (`immutable`);
  * - any other path with a file extension (favicon, robots.txt): that file from WEB_ROOT, revalidated
  *   on each use (`no-cache`), or 404 when missing;
- * - any other GET path: the page (index.html), so the client-side router handles /donate, /donate/form...
+ * - any other GET path: the page (index.html), so the client-side router handles /donate, /donate/form...;
+ *   a path of PRERENDERED_PAGES (/donate) gets its pre-rendered file instead (issue #5, decision 0021).
  */
 
 /** Answer of page routes when WEB_ROOT has no index.html (the API keeps working). */
@@ -44,9 +46,9 @@ export function injectSiteConfig(html: string, site: SiteConfig): string {
   return headEnd === -1 ? meta + html : `${html.slice(0, headEnd)}${meta}\n${html.slice(headEnd)}`;
 }
 
-async function readIndexHtml(webRoot: string): Promise<string | undefined> {
+async function readIndexHtml(webRoot: string, file = 'index.html'): Promise<string | undefined> {
   try {
-    return await readFile(path.join(webRoot, 'index.html'), 'utf8');
+    return await readFile(path.join(webRoot, file), 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -66,13 +68,21 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
   // NOTE: the page is prepared once; each response only joins it with its own CSP nonce (issue #4).
   const page = indexHtml === undefined ? undefined : prepareNoncedPage(injectSiteConfig(indexHtml, config.site));
   if (page === undefined) app.log.warn({ webRoot: config.webRoot }, 'No index.html in WEB_ROOT: the site is not built');
+  // Pre-rendered routes (/donate: issue #5, decision 0021) get their own file; every other route, or
+  // one whose file is missing (a plain `vite build`), gets the shell above.
+  const prerendered = new Map<string, NonNullable<typeof page>>();
+  for (const { path: route, file } of PRERENDERED_PAGES) {
+    const html = await readIndexHtml(config.webRoot, file);
+    if (html !== undefined) prerendered.set(route, prepareNoncedPage(injectSiteConfig(html, config.site)));
+  }
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
     if (page === undefined) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(SITE_NOT_BUILT_MESSAGE);
     }
     issueCsrfCookies(request, reply);
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.render(cspNonce(reply)));
+    const chosen = prerendered.get(prerenderedPageFor(request.url)?.path ?? '') ?? page;
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(chosen.render(cspNonce(reply)));
   };
 
   await app.register(fastifyStatic, {

@@ -1,5 +1,6 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
+import type { ComponentType, ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app-routes';
 import { AppShell } from './components/app-shell';
@@ -7,18 +8,28 @@ import { ScrollToTop } from './components/scroll-to-top';
 import { DonationStoreProvider } from './state/donation-store-provider';
 import { theme } from './theme';
 
+/** Props of {@link App}: the router that supplies the location. */
+export interface AppProps {
+  /**
+   * The browser's history (BrowserRouter) by default; the build's pre-render passes a StaticRouter
+   * at /donate (scripts/prerender.ts). The tree inside is the same either way, so the pre-rendered
+   * HTML hydrates without a mismatch.
+   */
+  Router?: ComponentType<{ children?: ReactNode }>;
+}
+
 /** The whole site: theme, shared donation state, router, the shell and its routed screens (spec sections 1-2). */
-export function App() {
+export function App({ Router = BrowserRouter }: AppProps) {
   return (
     <ThemeProvider theme={theme}>
       <CssBaseline />
       <DonationStoreProvider>
-        <BrowserRouter>
+        <Router>
           <ScrollToTop />
           <AppShell>
             <AppRoutes />
           </AppShell>
-        </BrowserRouter>
+        </Router>
       </DonationStoreProvider>
     </ThemeProvider>
   );

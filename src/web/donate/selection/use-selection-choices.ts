@@ -52,13 +52,27 @@ function amountStateFor(amountDollars: number): AmountState {
  * (spec section 4), or at the donor's earlier selection when they come back to change it.
  * Picking a preset clears and hides the custom field; hiding the custom field clears it; the
  * custom text becomes the amount only when `parseCustomAmount` accepts it (issue #2).
+ * `restore` false (while hydrating the pre-rendered page, see useHydrated) starts at the defaults
+ * whatever `initial` is, so the first render matches the server's; when it turns true the choices
+ * take `initial` once (issue #5, decision 0021).
  */
-export function useSelectionChoices(initial: DonationSelection | null): SelectionChoices {
-  const [amountState, setAmountState] = useState<AmountState>(() =>
-    amountStateFor(initial?.amount ?? DEFAULT_AMOUNT_DOLLARS),
-  );
-  const [frequency, setFrequency] = useState<Frequency>(initial?.frequency ?? DEFAULT_FREQUENCY);
-  const [cause, setCause] = useState<Cause | null>(initial?.cause ?? null);
+export function useSelectionChoices(initial: DonationSelection | null, restore = true): SelectionChoices {
+  const start = restore ? initial : null;
+  const [amountState, setAmountState] = useState<AmountState>(() => amountStateFor(start?.amount ?? DEFAULT_AMOUNT_DOLLARS));
+  const [frequency, setFrequency] = useState<Frequency>(start?.frequency ?? DEFAULT_FREQUENCY);
+  const [cause, setCause] = useState<Cause | null>(start?.cause ?? null);
+
+  // NOTE: adjusting state while rendering (React's "storing information from previous renders"),
+  // not in an effect: the restored choices replace the defaults before the browser paints again.
+  const [restored, setRestored] = useState(restore);
+  if (restore && !restored) {
+    setRestored(true);
+    if (initial) {
+      setAmountState(amountStateFor(initial.amount));
+      setFrequency(initial.frequency);
+      setCause(initial.cause);
+    }
+  }
 
   const { preset, customOpen, customText } = amountState;
   // The deployment's minimum (MIN_DONATION_AMOUNT, issue #4), as the server also enforces it.

@@ -1,0 +1,28 @@
+/**
+ * The pages the build pre-renders into HTML (issue #5: the landing screen paints from the HTML, before
+ * any JavaScript runs; decision 0021). Shared because two sides use the same names: the build
+ * (scripts/prerender.ts) writes each page as `file` in the web root, and the server answers `path`
+ * with that file instead of the plain shell (index.html), which every other route gets.
+ */
+export const PRERENDERED_PAGES = [{ path: '/donate', file: 'donate.html' }] as const;
+
+/** One of {@link PRERENDERED_PAGES}. */
+export type PrerenderedPage = (typeof PRERENDERED_PAGES)[number];
+
+/**
+ * Attribute of the `#root` element of a pre-rendered page naming the route it holds
+ * (`<div id="root" data-prerendered-path="/donate">`): the browser hydrates the markup only when the
+ * location is that route, and renders from scratch otherwise.
+ */
+export const PRERENDERED_PATH_ATTRIBUTE = 'data-prerendered-path';
+
+/** `pathname` without trailing slashes ('/donate/' → '/donate'; '/' stays '/'), as React Router matches it. */
+export function normalizePathname(pathname: string): string {
+  return pathname.replace(/\/+$/, '') || '/';
+}
+
+/** The pre-rendered page of a request path (query string allowed), or undefined when the path has none. */
+export function prerenderedPageFor(url: string): PrerenderedPage | undefined {
+  const pathname = normalizePathname(url.split(/[?#]/, 1)[0] ?? '');
+  return PRERENDERED_PAGES.find((page) => page.path === pathname);
+}
