@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { MIGRATIONS_FOLDER } from './client';
-import { donations } from './schema';
+import { donations, type NewDonationRow } from './schema';
 
 /**
  * The migrations (drizzle/), applied to an empty database exactly as the server applies them at start-up
@@ -64,14 +64,15 @@ describe('migrations from an empty database', () => {
       ]),
     );
     const triggers = await rows<{ name: string }>(
-      sql`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'donations'::regclass AND NOT tgisinternal`,
+      sql`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'donations'::regclass AND NOT tgisinternal ORDER BY 1`,
     );
-    expect(triggers.map((t) => t.name)).toEqual(['donations_status_transition']);
+    expect(triggers.map((t) => t.name)).toEqual(['donations_status_on_insert', 'donations_status_transition']);
   });
 });
 
 describe('the donation state machine, enforced by the database', () => {
-  const insert = async () => {
+  /** Inserts a donation (pending unless `outcome` says otherwise) and returns its id. */
+  const insert = async (outcome: Partial<NewDonationRow> = {}) => {
     const [row] = await database.db
       .insert(donations)
       .values({
@@ -84,6 +85,7 @@ describe('the donation state machine, enforced by the database', () => {
         cardLast4: '4242',
         gateway: 'test',
         isTestPayment: true,
+        ...outcome,
       })
       .returning({ id: donations.id });
     return row?.id ?? '';
@@ -112,5 +114,18 @@ describe('the donation state machine, enforced by the database', () => {
         [failed, 'failed'],
       ]),
     );
+  });
+
+  it('refuses a donation written succeeded or failed: every donation starts pending (migration 0003)', async () => {
+    const count = async () => (await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM donations`))[0]?.n;
+    const before = await count();
+    const refused = { cause: { code: '23514', message: expect.stringMatching(/a new donation is pending/) } };
+    await expect(insert({ status: 'succeeded', gatewayTransactionId: 'ch_test_inserted' })).rejects.toMatchObject(refused);
+    await expect(insert({ status: 'failed', declineCode: 'card_declined' })).rejects.toMatchObject(refused);
+    expect(await count()).toBe(before);
+
+    const pending = await insert({ status: 'pending' });
+    const [row] = await database.db.select({ status: donations.status }).from(donations).where(eq(donations.id, pending));
+    expect(row?.status).toBe('pending');
   });
 });

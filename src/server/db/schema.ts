@@ -15,7 +15,7 @@ import { FREQUENCIES } from '../../shared/frequencies';
  * `succeeded` or `failed` (issues #2 and #3). A row left `pending` means the charge's outcome is unknown
  * (the process stopped or the gateway errored) and the reconciler resolves it with the gateway.
  * NOTE: the database enforces the life cycle too: a trigger (migration 0002) refuses any status change
- * of a row that is no longer pending.
+ * of a row that is no longer pending, and another (migration 0003) any row inserted with another status than pending.
  */
 export const DONATION_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 /** One of {@link DONATION_STATUSES}. */
