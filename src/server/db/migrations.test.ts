@@ -25,8 +25,25 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 }
 
 const journal = async () =>
-  (JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ idx: number; tag: string }> })
-    .entries;
+  (
+    JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as {
+      entries: Array<{ idx: number; tag: string; when: number }>;
+    }
+  ).entries;
+
+/**
+ * SHA-256 of each migration's SQL file as it was first committed, by journal tag: the hash Drizzle stores in
+ * drizzle.__drizzle_migrations of every database the migration was applied to.
+ * NOTE: Drizzle's migrator applies a migration only when its `when` is newer than the last applied one and never
+ * looks at the hashes again, so an edit of an applied migration would reach no existing database, silently
+ * leaving it with another schema than a new one. Add a line for each new migration; never change a line.
+ */
+const APPLIED_MIGRATION_HASHES: Record<string, string> = {
+  '0000_donations': '5e33039db55899bc5ea7502e14e1a81020564e8536eb3155ef690d4fe652dfcc',
+  '0001_idempotency_keys': '4b81eac04378fa9a8198d254e069954337adea8864c8bee5405a84b7bdc434ec',
+  '0002_donation_status_transitions': 'd42e2e77b2ef37b7fffc5ec3c8ec1fad2d47e9cc80b5235f93d3a0a2ac36ac38',
+  '0003_donation_insert_pending': '1691ae79fcf53cea20eb446735aef35a2db33b23a01d509687c3848e26eb5f97',
+};
 
 describe('migrations from an empty database', () => {
   it('are forward-only: one SQL file per journal entry, numbered in order, all applied once', async () => {
@@ -37,6 +54,18 @@ describe('migrations from an empty database', () => {
     expect(files.every((file, index) => file.startsWith(String(index).padStart(4, '0')))).toBe(true);
     const [applied] = await rows<{ n: number }>(sql`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
     expect(applied?.n).toBe(entries.length);
+  });
+
+  it('are never edited once applied: the hash Drizzle stores for each file is the one pinned when it was added', async () => {
+    const entries = await journal();
+    const stored = await rows<{ hash: string; createdAt: string }>(
+      sql`SELECT hash, created_at::text AS "createdAt" FROM drizzle.__drizzle_migrations ORDER BY created_at`,
+    );
+    const tagOf = new Map(entries.map((entry) => [String(entry.when), entry.tag]));
+    const storedHashes = Object.fromEntries(stored.map((row) => [tagOf.get(row.createdAt), row.hash]));
+    expect(storedHashes, 'an applied migration was edited (restore it and add a new one), or a new one is not pinned').toEqual(
+      APPLIED_MIGRATION_HASHES,
+    );
   });
 
   it('create the tables, constraints and trigger the ledger relies on', async () => {
