@@ -19,9 +19,9 @@ import { openTestDatabase, type TestDatabase } from './testing/test-database';
  * after authorisation). The production server runs as a real process on a real database (PGlite on disk,
  * or the PostgreSQL of DATABASE_URL) and takes donations with distinctive card numbers and CVVs: a success,
  * a decline, a card the test gateway refuses, and one the validation rejects. Then the database is dumped
- * (`pg_dump` on PostgreSQL; every row of every table as text on PGlite), and every log line, every answer
- * and every file under DATA_DIR is read: none may hold a full card number, a CVV as a value, or any run of
- * 13-19 digits that passes Luhn.
+ * (`pg_dump` on PostgreSQL; every row of every table as text on PGlite), and every line the server wrote
+ * (stdout and stderr), every answer and every file under DATA_DIR is read: none may hold a full card
+ * number, a CVV as a value, or any run of 13-19 digits that passes Luhn.
  */
 
 const execFileAsync = promisify(execFile);
@@ -142,10 +142,10 @@ describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
     expect(luhnRuns(dump)).toEqual([]);
   });
 
-  it('writes no card number, no CVV and no Luhn-valid digit run to the log, and echoes none in an answer', () => {
+  it('writes no card number, no CVV and no Luhn-valid digit run to the log (stdout and stderr), and echoes none in an answer', () => {
     const log = server?.lines.join('\n') ?? '';
     expect(log).toContain('"msg":"request completed"');
-    for (const text of [log, answers.join('\n')]) {
+    for (const text of [log, server?.stderrLines.join('\n') ?? '', answers.join('\n')]) {
       for (const card of CARDS) {
         expect(text.includes(card.number), `card number ${card.number}`).toBe(false);
         expect(cvvValues(text, card.cvv), `CVV ${card.cvv}`).toBe(0);
@@ -154,11 +154,14 @@ describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
     }
   });
 
-  it('leaves no card number and no Luhn-valid digit run in any file under DATA_DIR', async () => {
+  it('leaves no card number, no CVV and no Luhn-valid digit run in any file under DATA_DIR', async () => {
     const files = await readTree(dataDir);
     expect(files.length).toBeGreaterThan(0);
     for (const [file, text] of files) {
-      for (const card of CARDS) expect(text.includes(card.number), `card number ${card.number} in ${file}`).toBe(false);
+      for (const card of CARDS) {
+        expect(text.includes(card.number), `card number ${card.number} in ${file}`).toBe(false);
+        expect(cvvValues(text, card.cvv), `CVV ${card.cvv} in ${file}`).toBe(0);
+      }
       expect(luhnRuns(text), `Luhn-valid digit runs in ${file}`).toEqual([]);
     }
   });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { API_PATHS, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../../shared/api';
 import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
@@ -24,6 +25,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** Every line the server wrote to stdout so far (its pino JSON log and the ready line). */
   readonly lines: readonly string[];
+  /** Every line the server wrote to stderr so far (start-up failures, crashes, anything printed with console.error). */
+  readonly stderrLines: readonly string[];
   /** Resolves with the first stdout line (past or future) that `matches`; rejects after `timeoutMs` or if the process exits. */
   waitForLine(matches: (line: string) => boolean, timeoutMs: number): Promise<string>;
   /** Sends SIGKILL and resolves once the process is gone. */
@@ -38,6 +41,22 @@ function exited(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
+/** Calls `onLine` with each line `stream` writes (UTF-8), the last one too when the stream ends without a newline. */
+function onEachLine(stream: Readable | null, onLine: (line: string) => void): void {
+  let partial = '';
+  stream
+    ?.setEncoding('utf8')
+    .on('data', (chunk: string) => {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop() ?? '';
+      for (const line of parts) onLine(line);
+    })
+    .on('end', () => {
+      if (partial) onLine(partial);
+      partial = '';
+    });
+}
+
 /**
  * Starts main.ts with `env` (plus PATH and HOME; nothing else of this process's environment, so a
  * developer's DATABASE_URL never leaks in) and HOST=127.0.0.1, PORT=0. Resolves once it prints its URL;
@@ -50,18 +69,13 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const stderrLines: string[] = [];
   const waiters = new Set<{ matches: (line: string) => boolean; resolve: (line: string) => void }>();
-  let stderr = '';
-  let partial = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    const parts = (partial + chunk).split('\n');
-    partial = parts.pop() ?? '';
-    for (const line of parts) {
-      lines.push(line);
-      for (const waiter of waiters) if (waiter.matches(line)) waiter.resolve(line);
-    }
+  onEachLine(child.stdout, (line) => {
+    lines.push(line);
+    for (const waiter of waiters) if (waiter.matches(line)) waiter.resolve(line);
   });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  onEachLine(child.stderr, (line) => stderrLines.push(line));
 
   const waitForLine = (matches: (line: string) => boolean, timeoutMs: number) =>
     new Promise<string>((resolve, reject) => {
@@ -69,7 +83,7 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
       if (found !== undefined) return resolve(found);
       const waiter = { matches, resolve: (line: string) => settle(() => resolve(line)) };
       const timer = setTimeout(() => settle(() => reject(new Error(`No matching server log line within ${timeoutMs} ms`))), timeoutMs);
-      const onExit = () => settle(() => reject(new Error(`The server exited (code ${child.exitCode}): ${stderr.trim()}`)));
+      const onExit = () => settle(() => reject(new Error(`The server exited (code ${child.exitCode}): ${stderrLines.join('\n').trim()}`)));
       function settle(action: () => void) {
         clearTimeout(timer);
         waiters.delete(waiter);
@@ -95,6 +109,7 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
     baseUrl: `http://127.0.0.1:${port}`,
     child,
     lines,
+    stderrLines,
     waitForLine,
     kill,
     async stop() {
