@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
+import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { openTestDatabase } from '../testing/test-database';
 import {
   createPendingDonation,
@@ -9,7 +10,6 @@ import {
   getDonationStatsCents,
   markDonationFailed,
   markDonationSucceeded,
-  type PendingDonation,
 } from './repository';
 
 /** The donation repository and the database's own rules (issue #2: pending → succeeded | failed only). */
@@ -25,22 +25,7 @@ beforeEach(async () => {
   await database.db.delete(donations);
 });
 
-const pending: PendingDonation = {
-  amountCents: 2500,
-  currency: 'USD',
-  frequency: 'one-time',
-  cause: 'research-science',
-  donorName: 'Ana Reef',
-  donorEmail: 'ana@example.org',
-  donorPhone: null,
-  address: { street: null, city: null, state: null, zipCode: null, country: null },
-  message: null,
-  isAnonymous: false,
-  cardBrand: 'visa',
-  cardLast4: '4242',
-  gateway: 'test',
-  isTestPayment: true,
-};
+const pending = PENDING_TEST_DONATION;
 /** The answer stored with a donation's Idempotency-Key, if it had one (these have none). */
 const ANSWER = { statusCode: 200, body: {} };
 const success = { transactionId: 'ch_test_aaaaaaaaaaaaaaaaaaaaaaaa', cardBrand: 'visa', last4: '4242', isTestPayment: true } as const;
