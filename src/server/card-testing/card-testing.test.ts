@@ -13,7 +13,8 @@ import { cardFingerprint, limitKeySecret } from './limit-keys';
 /**
  * The card-testing defence of POST /api/process-donation (OWASP OAT-001 "Carding"; issue #4), against the
  * real app and database with the default limits: 5 attempts per IP per 10 minutes, 5 per e-mail per hour,
- * 3 declines per card per hour, and the velocity rule after 3 declines from one IP (its delay 0 here).
+ * 3 declines per card per hour, and the velocity rule after 3 declines from one IP (its delay 0 here, but in
+ * the test of the delay itself).
  * Each test uses IPs, e-mail addresses and cards of its own, so the counts of one never reach another.
  */
 
@@ -147,6 +148,42 @@ describe('the velocity rule (3 declines from one IP in 10 minutes)', () => {
     ]);
     // The generic decline is not itself counted as a decline.
     expect(log.events(CARD_TESTING_EVENTS.declineRecorded).filter((e) => e.ip === ip)).toHaveLength(3);
+  });
+});
+
+describe('the delay before the generic decline of the velocity rule (VELOCITY_DELAY_MIN_MS / VELOCITY_DELAY_MAX_MS)', () => {
+  const DELAY_MIN_MS = 200;
+  const DELAY_MAX_MS = 250;
+  const delayLog = memoryLog();
+  let delayed: TestApp;
+  beforeAll(async () => {
+    delayed = await createTestApp({
+      logger: delayLog.logger,
+      env: {
+        RATE_LIMITS: 'on',
+        VELOCITY_DECLINES_MAX: '1',
+        VELOCITY_DELAY_MIN_MS: String(DELAY_MIN_MS),
+        VELOCITY_DELAY_MAX_MS: String(DELAY_MAX_MS),
+      },
+    });
+  });
+  afterAll(async () => {
+    await delayed?.close();
+  });
+
+  it('answers no sooner than VELOCITY_DELAY_MIN_MS, after a delay it logs between the two bounds', async () => {
+    const ip = '198.51.100.240';
+    expect((await attemptFrom(delayed, ip, donation('delayed-0@example.org', '4000000000000002'))).statusCode).toBe(402);
+
+    const startedAt = performance.now();
+    const blocked = await attemptFrom(delayed, ip, donation('delayed-1@example.org'));
+    const elapsedMs = performance.now() - startedAt;
+    expect(blocked.statusCode).toBe(402);
+    expect(blocked.json()).toEqual(apiError(DECLINE_MESSAGES.generic));
+    expect(elapsedMs).toBeGreaterThanOrEqual(DELAY_MIN_MS);
+    const [event] = delayLog.events(CARD_TESTING_EVENTS.velocityBlocked);
+    expect(event?.delayMs).toBeGreaterThanOrEqual(DELAY_MIN_MS);
+    expect(event?.delayMs).toBeLessThanOrEqual(DELAY_MAX_MS);
   });
 });
 
