@@ -10,6 +10,7 @@ import {
   getDonationStatsCents,
   markDonationFailed,
   markDonationSucceeded,
+  type PendingDonation,
 } from './repository';
 
 /** The donation repository and the database's own rules (issue #2: pending → succeeded | failed only). */
