@@ -1,5 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { HydrationEnd } from './components/hydration';
 import { PageLoading } from './components/page-loading';
 import { RouteErrorBoundary } from './components/route-error-boundary';
 import { loadDonationFormPage } from './donate/form/load-donation-form-page';
@@ -16,6 +17,8 @@ const ThankYouPage = lazy(() =>
  * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
  * /donate, /donate/form and /donate/thank-you show their screens. A screen that fails to load
  * shows a reload prompt instead of a blank page.
+ * {@link HydrationEnd} sits last inside the Suspense boundary, so it ends the hydration of the pre-rendered
+ * screen after that screen has mounted.
  */
 export function AppRoutes() {
   const { pathname } = useLocation();
@@ -29,6 +32,8 @@ export function AppRoutes() {
           <Route path={PATHS.thankYou} element={<ThankYouPage />} />
           <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
         </Routes>
+        {/* NOTE: inside the boundary: React hydrates a Suspense boundary's content after the rest (decision 0021). */}
+        <HydrationEnd />
       </Suspense>
     </RouteErrorBoundary>
   );

@@ -4,6 +4,7 @@ import { CacheProvider } from '@emotion/react';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app';
+import { beginHydration } from './components/hydration';
 import { createEmotionCache, readCspNonce } from './emotion-cache';
 import { holdsPrerenderedRoute } from './prerender-page';
 
@@ -23,5 +24,9 @@ const app = (
 // route gets the empty shell and renders from scratch. Hydrating in a transition lets React yield
 // every few milliseconds instead of blocking the main thread for the whole tree (Total Blocking
 // Time); a click meanwhile makes React finish hydrating at once and then handle it.
-if (holdsPrerenderedRoute(container, window.location.pathname)) startTransition(() => void hydrateRoot(container, app));
-else createRoot(container).render(app);
+if (holdsPrerenderedRoute(container, window.location.pathname)) {
+  beginHydration();
+  startTransition(() => void hydrateRoot(container, app));
+} else {
+  createRoot(container).render(app);
+}

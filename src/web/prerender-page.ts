@@ -13,24 +13,58 @@ export interface PrerenderedContent {
   headHtml: string;
 }
 
+/** The built page's module entry script and its `modulepreload` links (Vite writes both into `<head>`). */
+const ENTRY_SCRIPT = /<script type="module"[^>]*\ssrc="([^"]+)"[^>]*><\/script>\s*/;
+const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/g;
+
+/**
+ * An inline script that starts loading the app only once the pre-rendered screen has painted: on the
+ * browser's `first-contentful-paint` entry (Paint Timing), it adds the entry's preloads as
+ * `<link rel="modulepreload">` and loads the entry by `import()`. A hidden tab (which paints nothing
+ * yet) or a browser without paint timing loads at once. `entry` and `preloads` are root-relative URLs
+ * of Vite's build.
+ */
+function afterPaintLoader(entry: string, preloads: string[]): string {
+  const urls = JSON.stringify([...preloads, entry]);
+  return (
+    `<script type="module">const u=${urls},e=u.pop(),l=()=>{for(const h of u){const k=document.createElement("link");` +
+    `k.rel="modulepreload";k.href=h;document.head.append(k)}import(e)};` +
+    `if(document.hidden||!PerformanceObserver.supportedEntryTypes?.includes("paint"))l();` +
+    `else new PerformanceObserver((p,o)=>{if(p.getEntriesByName("first-contentful-paint").length){o.disconnect();l()}})` +
+    `.observe({type:"paint",buffered:true})</script>`
+  );
+}
+
 /**
  * The built index.html (`template`) with `content` in it: the markup inside `<div id="root">`, which
  * also gets the route attribute, and the head tags before `</head>` (issue #5, decision 0021: the
- * landing screen ships as HTML). Throws when the template lacks either spot, so a changed
- * index.html fails the build instead of silently shipping an empty page.
+ * landing screen ships as HTML). The entry script and its module preloads leave `<head>` for
+ * {@link afterPaintLoader} at the end of `<body>`: the screen paints from the HTML before any of the
+ * app's JavaScript is fetched, so that JavaScript never competes with the first paint.
+ * Throws when the template lacks the empty root, `</head>`, `</body>` or the entry script, so a
+ * changed index.html fails the build instead of silently shipping a broken page.
  */
 export function fillPageTemplate(template: string, content: PrerenderedContent): string {
-  const rootAt = template.indexOf(EMPTY_ROOT);
-  const headEndAt = template.search(/<\/head>/i);
+  const entry = ENTRY_SCRIPT.exec(template)?.[1];
+  if (entry === undefined) throw new Error('The page template has no module entry script');
+  const preloads = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string);
+  const page = template.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '');
+
+  const rootAt = page.indexOf(EMPTY_ROOT);
+  const headEndAt = page.search(/<\/head>/i);
+  const bodyEndAt = page.search(/<\/body>/i);
   if (rootAt === -1) throw new Error(`The page template has no empty ${EMPTY_ROOT}`);
   if (headEndAt === -1 || headEndAt > rootAt) throw new Error('The page template has no </head> before its root element');
+  if (bodyEndAt < rootAt) throw new Error('The page template has no </body> after its root element');
   const root = `<div id="root" ${PRERENDERED_PATH_ATTRIBUTE}="${content.path}">${content.rootHtml}</div>`;
   return (
-    template.slice(0, headEndAt) +
+    page.slice(0, headEndAt) +
     content.headHtml +
-    template.slice(headEndAt, rootAt) +
+    page.slice(headEndAt, rootAt) +
     root +
-    template.slice(rootAt + EMPTY_ROOT.length)
+    page.slice(rootAt + EMPTY_ROOT.length, bodyEndAt) +
+    afterPaintLoader(entry, preloads) +
+    page.slice(bodyEndAt)
   );
 }
 

@@ -21,6 +21,22 @@ test.describe('the pre-rendered landing screen', () => {
     expect(await (await page.request.get('/donate/form')).text()).toContain('<div id="root"></div>');
   });
 
+  test("the screen paints before the app's JavaScript is fetched, and then the app takes over", async ({ page }) => {
+    await page.goto('/donate');
+    const timings = await page.evaluate(() => ({
+      firstContentfulPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+      scriptStartsMs: performance
+        .getEntriesByType('resource')
+        .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
+        .map((entry) => entry.startTime),
+    }));
+    expect(timings.scriptStartsMs.length).toBeGreaterThan(0);
+    expect(Math.min(...timings.scriptStartsMs)).toBeGreaterThanOrEqual(timings.firstContentfulPaintMs);
+    // Live: a click selects.
+    await page.getByRole('button', { name: '$500', exact: true }).click();
+    await expect(page.getByText(/^Your \$/)).toHaveText('Your $500 donation can help protect an entire coral reef monitoring station');
+  });
+
   test('a visitor with JavaScript turned off still sees the hero and the amounts', async ({ browser }) => {
     const context = await browser.newContext({ javaScriptEnabled: false });
     try {

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { Cause } from '../../../shared/causes';
-import { useHydrated } from '../../components/use-hydrated';
+import { useMountedByHydration } from '../../components/hydration';
 import { usePageTitle } from '../../components/use-page-title';
 import { prefetchDonationFormPage } from '../form/load-donation-form-page';
 import { PATHS } from '../../paths';
@@ -28,7 +28,7 @@ import { useSelectionChoices } from './use-selection-choices';
 export function SelectionPage() {
   const { selection: stored, setSelection } = useDonationStore();
   // The build pre-renders this screen in its default state; a stored selection shows once hydrated.
-  const choices = useSelectionChoices(stored, useHydrated());
+  const choices = useSelectionChoices(stored, useMountedByHydration());
   const navigate = useNavigate();
   const ids = { amount: useId(), frequency: useId(), cause: useId() };
   usePageTitle();
