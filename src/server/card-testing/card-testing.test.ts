@@ -8,7 +8,7 @@ import { DECLINE_MESSAGES } from '../payments/test-gateway';
 import { attemptFrom, memoryLog, type MemoryLog } from '../testing/payment-attempts';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { CARD_TESTING_EVENTS } from './events';
-import { cardFingerprint, limitKeySecret } from './limit-keys';
+import { cardFingerprint, emailDigest, limitKeySecret } from './limit-keys';
 
 /**
  * The card-testing defence of POST /api/process-donation (OWASP OAT-001 "Carding"; issue #4), against the
@@ -204,19 +204,43 @@ describe('the log of the defence', () => {
 
     const lines = log.lines.slice(from);
     const events = lines.map((line) => JSON.parse(line) as { event?: string; limit?: string }).filter((entry) => entry.event);
+    const allowedThenDeclined = [
+      [CARD_TESTING_EVENTS.attemptAllowed, undefined],
+      [CARD_TESTING_EVENTS.declineRecorded, undefined],
+    ];
     expect(events.map((entry) => [entry.event, entry.limit])).toEqual([
-      [CARD_TESTING_EVENTS.declineRecorded, undefined],
-      [CARD_TESTING_EVENTS.declineRecorded, undefined],
-      [CARD_TESTING_EVENTS.declineRecorded, undefined],
+      ...allowedThenDeclined,
+      ...allowedThenDeclined,
+      ...allowedThenDeclined,
       [CARD_TESTING_EVENTS.velocityBlocked, undefined],
       [CARD_TESTING_EVENTS.rateLimitBlocked, 'card'],
+      ...Array(5).fill([CARD_TESTING_EVENTS.attemptAllowed, undefined]),
       [CARD_TESTING_EVENTS.rateLimitBlocked, 'ip'],
     ]);
-    const fingerprint = cardFingerprint(limitKeySecret(t.config.cookieSecret), card);
+    const secret = limitKeySecret(t.config.cookieSecret);
+    const hashes = [cardFingerprint(secret, card), emailDigest(secret, 'log-0@example.org')];
     for (const line of lines) {
-      for (const secret of [card, SUCCESS_CARD, fingerprint, '@example.org']) expect(line).not.toContain(secret);
+      for (const forbidden of [card, SUCCESS_CARD, ...hashes, '@example.org']) expect(line).not.toContain(forbidden);
       expect(line).not.toMatch(new RegExp(`(?<![\\d.])${cvv}(?!\\d)`));
     }
+  });
+
+  it('logs an attempt it lets through with what is left of each limit, the card and e-mail as hash prefixes only', async () => {
+    const ip = '192.0.2.120';
+    const email = 'allowed@example.org';
+    const declinedCard = '4000000000000127';
+    const answers = await inTurn(2, () => attemptFrom(t, ip, donation(email, declinedCard)));
+    expect(statuses(answers)).toEqual([402, 402]);
+
+    const secret = limitKeySecret(t.config.cookieSecret);
+    const hashPrefixes = {
+      cardFingerprintPrefix: cardFingerprint(secret, declinedCard).slice(0, 8),
+      emailDigestPrefix: emailDigest(secret, email).slice(0, 8),
+    };
+    expect(log.events(CARD_TESTING_EVENTS.attemptAllowed).filter((e) => e.ip === ip)).toEqual([
+      expect.objectContaining({ ...hashPrefixes, ipDeclinesRemaining: 3, cardDeclinesRemaining: 3, emailAttemptsRemaining: 4, level: 30 }),
+      expect.objectContaining({ ...hashPrefixes, ipDeclinesRemaining: 2, cardDeclinesRemaining: 2, emailAttemptsRemaining: 3, level: 30 }),
+    ]);
   });
 });
 

@@ -22,6 +22,7 @@ import { randomDelayMs, waitMs } from './velocity-delay';
  *   2. the card fingerprint's declines: at `cardDeclines.max`, 429 (declines only, so a donor whose card
  *      works is never held up by it);
  *   3. the donor e-mail's attempts: over `emailAttempts.max`, 429;
+ *   otherwise the attempt goes on to the Idempotency-Key claim and the gateway;
  * - after the gateway declines, the route calls `recordDecline`, which counts it against the card and the IP.
  * Every 429 has the same body ({@link TOO_MANY_ATTEMPTS_MESSAGE}) and no rate-limit headers, so nothing says
  * which limit fired. Every decision logs an event of {@link CARD_TESTING_EVENTS}; none holds card data.
@@ -83,10 +84,13 @@ export async function registerCardTestingDefence(
   const secret = limitKeySecret(cookieSecret);
   // NOTE: keyed on the validated body, so the e-mail and card counters are used in preHandler only.
   const submission = (request: FastifyRequest) => request.body as DonationSubmission;
+  // The keyed hashes the card and e-mail counters count by; log lines show only their loggedPrefix.
+  const cardFingerprintOf = (request: FastifyRequest) => cardFingerprint(secret, submission(request).creditCard.number);
+  const emailDigestOf = (request: FastifyRequest) => emailDigest(secret, submission(request).donorEmail);
   const counters = {
     ip: createLimitCounter(app, 'ip', settings.ipAttempts, clientIp),
-    email: createLimitCounter(app, 'email', settings.emailAttempts, (r) => emailDigest(secret, submission(r).donorEmail)),
-    card: createLimitCounter(app, 'card', settings.cardDeclines, (r) => cardFingerprint(secret, submission(r).creditCard.number)),
+    email: createLimitCounter(app, 'email', settings.emailAttempts, emailDigestOf),
+    card: createLimitCounter(app, 'card', settings.cardDeclines, cardFingerprintOf),
     velocity: createLimitCounter(app, 'velocity', settings.velocity, clientIp),
   };
 
@@ -128,28 +132,38 @@ export async function registerCardTestingDefence(
         return reply.code(402).send(apiError(VELOCITY_DECLINE_MESSAGE));
       }
 
-      const body = submission(request);
       const card = await guarded(request, counters.card, counters.card.peek);
       if (card?.remaining === 0) {
-        return tooMany(request, reply, 'card', { cardFingerprintPrefix: loggedPrefix(cardFingerprint(secret, body.creditCard.number)) });
+        return tooMany(request, reply, 'card', { cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)) });
       }
 
       const email = await guarded(request, counters.email, counters.email.hit);
       if (email?.exceeded) {
-        return tooMany(request, reply, 'email', { emailDigestPrefix: loggedPrefix(emailDigest(secret, body.donorEmail)) });
+        return tooMany(request, reply, 'email', { emailDigestPrefix: loggedPrefix(emailDigestOf(request)) });
       }
+      request.log.info(
+        {
+          event: CARD_TESTING_EVENTS.attemptAllowed,
+          ip: request.ip,
+          cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)),
+          emailDigestPrefix: loggedPrefix(emailDigestOf(request)),
+          ipDeclinesRemaining: velocity?.remaining,
+          cardDeclinesRemaining: card?.remaining,
+          emailAttemptsRemaining: email?.remaining,
+        },
+        'Payment attempt allowed: within every limit',
+      );
       return undefined;
     },
 
     async recordDecline(request) {
-      const body = submission(request);
       const card = await guarded(request, counters.card, counters.card.hit);
       const ip = await guarded(request, counters.velocity, counters.velocity.hit);
       request.log.info(
         {
           event: CARD_TESTING_EVENTS.declineRecorded,
           ip: request.ip,
-          cardFingerprintPrefix: loggedPrefix(cardFingerprint(secret, body.creditCard.number)),
+          cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)),
           cardDeclinesRemaining: card?.remaining,
           ipDeclinesRemaining: ip?.remaining,
         },

@@ -8,6 +8,11 @@ export const CARD_TESTING_EVENTS = {
   rateLimitBlocked: 'rate_limit.blocked',
   /** An IP past the velocity limit answered a generic decline without reaching the gateway. */
   velocityBlocked: 'velocity.blocked',
+  /**
+   * A payment attempt within every limit, let through to the Idempotency-Key claim and the gateway, with what
+   * is left of the IP's velocity limit, the card's declines and the e-mail's attempts.
+   */
+  attemptAllowed: 'attempt.allowed',
   /** The gateway declined a card: counted against the card and the IP. */
   declineRecorded: 'decline.recorded',
   /** A custom amount under MIN_DONATION_AMOUNT refused with 400. */
