@@ -8,7 +8,8 @@ import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } fr
 
 /**
  * Security headers on every kind of answer (issue #4, "Headers"; ASVS 5.0 section 3.4; OWASP HTTP Headers
- * Cheat Sheet): the page, an asset, API answers, and 403, 404, 413, 415 and 500 answers.
+ * Cheat Sheet): the page, an asset, API answers, and 403, 404, 413, 415 and 500 answers; the 404, 413 and 500
+ * answers over plain HTTP and over HTTPS (behind the trusted proxy), with HSTS only on the latter.
  */
 
 /** A built page as the pre-render writes it: a module script, a modulepreload and emotion's critical CSS. */
@@ -58,8 +59,17 @@ function nonceOf(response: LightMyRequestResponse): string {
   return nonce;
 }
 
-/** Asserts the headers every answer carries (over plain HTTP: no HSTS). */
-function expectSecurityHeaders(response: LightMyRequestResponse) {
+/** The header by which the trusted proxy (TRUST_PROXY=true) says a request came over HTTPS. */
+const OVER_HTTPS = { 'x-forwarded-proto': 'https' } as const;
+
+/** How a request reaches the app: plain HTTP, or HTTPS through the trusted proxy; `headers` say which. */
+const TRANSPORTS = [
+  { name: 'HTTP', headers: {}, https: false },
+  { name: 'HTTPS', headers: OVER_HTTPS, https: true },
+] as const;
+
+/** Asserts the headers every answer carries, HSTS only when it was served over HTTPS (`https`). */
+function expectSecurityHeaders(response: LightMyRequestResponse, https = false) {
   nonceOf(response);
   expect(response.headers).toMatchObject({
     'x-content-type-options': 'nosniff',
@@ -69,23 +79,24 @@ function expectSecurityHeaders(response: LightMyRequestResponse) {
     'cross-origin-opener-policy': 'same-origin',
     'cross-origin-resource-policy': 'same-origin',
   });
-  expect(response.headers['strict-transport-security']).toBeUndefined();
+  expect(response.headers['strict-transport-security']).toBe(https ? HSTS_VALUE : undefined);
   expect(response.headers['x-powered-by']).toBeUndefined();
 }
 
-/** Asserts the security headers and `Cache-Control: no-store` of an API answer with `statusCode`. */
-function expectApiAnswer(response: LightMyRequestResponse, statusCode: number) {
+/** Asserts the security headers (HSTS when `https`) and `Cache-Control: no-store` of an API answer with `statusCode`. */
+function expectApiAnswer(response: LightMyRequestResponse, statusCode: number, https = false) {
   expect(response.statusCode).toBe(statusCode);
-  expectSecurityHeaders(response);
+  expectSecurityHeaders(response, https);
   expect(response.headers['cache-control']).toBe('no-store');
   expect(response.headers['content-type']).toMatch(/^application\/json/);
 }
 
-const post = (payload: string, headers: Record<string, string> = {}) =>
+/** POSTs `payload` as JSON to the donation route with `credentials` (those of a page loaded over HTTP by default). */
+const post = (payload: string, headers: Record<string, string> = {}, credentials: CsrfCredentials = csrf) =>
   t.app.inject({
     method: 'POST',
     url: API_PATHS.processDonation,
-    headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token, 'content-type': 'application/json', ...headers },
+    headers: { cookie: credentials.cookie, [CSRF_HEADER_NAME]: credentials.token, 'content-type': 'application/json', ...headers },
     payload,
   });
 
@@ -128,14 +139,14 @@ describe('the page', () => {
   });
 
   it('answers HSTS only over HTTPS, and only when the proxy is trusted', async () => {
-    const https = await t.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    const https = await t.app.inject({ method: 'GET', url: '/', headers: OVER_HTTPS });
     expect(https.headers['strict-transport-security']).toBe(HSTS_VALUE);
     const plain = await t.app.inject({ method: 'GET', url: '/' });
     expect(plain.headers['strict-transport-security']).toBeUndefined();
 
     const untrusting = await createTestApp({ indexHtml: PAGE_HTML });
     try {
-      const spoofed = await untrusting.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+      const spoofed = await untrusting.app.inject({ method: 'GET', url: '/', headers: OVER_HTTPS });
       expect(spoofed.headers['strict-transport-security']).toBeUndefined();
     } finally {
       await untrusting.close();
@@ -150,12 +161,6 @@ describe('static files', () => {
     expectSecurityHeaders(response);
     expect(response.headers['cache-control']).toMatch(/max-age=31536000/);
   });
-
-  it('a missing file: 404 with every header', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/assets/missing-123.js' });
-    expect(response.statusCode).toBe(404);
-    expectSecurityHeaders(response);
-  });
 });
 
 describe('API answers: every header and Cache-Control: no-store, whatever the status', () => {
@@ -165,7 +170,7 @@ describe('API answers: every header and Cache-Control: no-store, whatever the st
 
   it('200 donation, and HSTS on it over HTTPS', async () => {
     expectApiAnswer(await post(JSON.stringify(validSubmission())), 200);
-    const https = await t.app.inject({ method: 'GET', url: API_PATHS.donationStats, headers: { 'x-forwarded-proto': 'https' } });
+    const https = await t.app.inject({ method: 'GET', url: API_PATHS.donationStats, headers: OVER_HTTPS });
     expect(https.headers['strict-transport-security']).toBe(HSTS_VALUE);
     expect(https.headers['cache-control']).toBe('no-store');
   });
@@ -179,21 +184,36 @@ describe('API answers: every header and Cache-Control: no-store, whatever the st
     expectApiAnswer(await post(JSON.stringify(validSubmission()), { 'sec-fetch-site': 'cross-site' }), 403);
   });
 
+  it('415 text/plain body', async () => {
+    expectApiAnswer(await post('{}', { 'content-type': 'text/plain' }), 415);
+  });
+});
+
+describe.each(TRANSPORTS)('404, 413 and 500 over $name: every header, HSTS only over HTTPS', ({ headers, https }) => {
+  // The CSRF cookies of a page loaded the same way (`__Host-` ones over HTTPS), or the POST is refused first.
+  let credentials: CsrfCredentials;
+  beforeAll(async () => {
+    credentials = await t.csrf(headers);
+  });
+
+  it('a missing file: 404', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/assets/missing-123.js', headers });
+    expect(response.statusCode).toBe(404);
+    expectSecurityHeaders(response, https);
+  });
+
   it.each(['/api/nope', '/api', '/api?x=1', '/api/donations'])('404 unknown API path %s', async (url) => {
-    expectApiAnswer(await t.app.inject({ method: 'GET', url }), 404);
+    expectApiAnswer(await t.app.inject({ method: 'GET', url, headers }), 404, https);
   });
 
   it('413 body over the limit', async () => {
-    expectApiAnswer(await post(JSON.stringify(validSubmission({ message: 'x'.repeat(BODY_LIMIT_BYTES) }))), 413);
-  });
-
-  it('415 text/plain body', async () => {
-    expectApiAnswer(await post('{}', { 'content-type': 'text/plain' }), 415);
+    const tooLarge = JSON.stringify(validSubmission({ message: 'x'.repeat(BODY_LIMIT_BYTES) }));
+    expectApiAnswer(await post(tooLarge, headers, credentials), 413, https);
   });
 
   it('500 when the database fails under the stats', async () => {
     faults.down = true;
-    expectApiAnswer(await t.app.inject({ method: 'GET', url: API_PATHS.donationStats }), 500);
+    expectApiAnswer(await t.app.inject({ method: 'GET', url: API_PATHS.donationStats, headers }), 500, https);
   });
 });
 

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
-import { API_PATHS, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../../shared/api';
+import { API_PATHS, CSRF_HEADER_NAME } from '../../shared/api';
 import type { DonationSubmissionInput } from '../../shared/donation';
 import { buildApp, type App } from '../app';
 import { loadConfig, type ServerConfig } from '../config';
-import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
+import { csrfCookieNames } from '../csrf';
 import type { Database, DatabaseHandle } from '../db/client';
 import { donations, idempotencyKeys } from '../db/schema';
 import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';
@@ -57,7 +57,7 @@ export function countingGateway(inner: PaymentGateway = createTestGateway()): Co
 
 /** The cookie header and matching X-XSRF-TOKEN value a visitor's browser would send after loading the page. */
 export interface CsrfCredentials {
-  /** `Cookie` header value: `_csrf=<signed secret>; XSRF-TOKEN=<token>`. */
+  /** `Cookie` header value: `_csrf=<signed secret>; XSRF-TOKEN=<token>` (`__Host-` names over HTTPS). */
   cookie: string;
   /** The token, to send in the X-XSRF-TOKEN header. */
   token: string;
@@ -71,8 +71,11 @@ export interface TestApp {
   /** The gateway the app charges through: `options.gateway` (or the test gateway) counted, within GATEWAY_TIMEOUT_MS. */
   gateway: CountingGateway;
   config: ServerConfig;
-  /** Loads the page (GET /) like a browser and returns the CSRF cookies it set. */
-  csrf(): Promise<CsrfCredentials>;
+  /**
+   * Loads the page (GET /) like a browser, with `headers` (e.g. `X-Forwarded-Proto: https` for HTTPS behind the
+   * trusted proxy, which sets the `__Host-` cookies), and returns the CSRF cookies it set.
+   */
+  csrf(headers?: Record<string, string>): Promise<CsrfCredentials>;
   /**
    * POSTs a JSON body to /api/process-donation with valid CSRF credentials (fetched on first use),
    * or with the `csrf` given, or with none when `csrf` is null; with `idempotencyKey` as the Idempotency-Key header.
@@ -148,16 +151,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
 
   let cachedCsrf: CsrfCredentials | undefined;
-  const csrf = async (): Promise<CsrfCredentials> => {
-    const page = await app.inject({ method: 'GET', url: '/' });
+  const csrf = async (headers: Record<string, string> = {}): Promise<CsrfCredentials> => {
+    const page = await app.inject({ method: 'GET', url: '/', headers });
     const cookies = setCookies(page);
-    const secret = cookies.get(CSRF_SECRET_COOKIE_NAME);
-    const token = cookies.get(CSRF_COOKIE_NAME);
-    if (page.statusCode !== 200 || !secret || !token) {
+    // The names the app chose for this request's protocol: `__Host-` ones over HTTPS, plain ones over HTTP.
+    const names = (['https', 'http'] as const)
+      .map((protocol) => csrfCookieNames({ protocol }))
+      .find((candidate) => cookies.has(candidate.secret) && cookies.has(candidate.token));
+    if (page.statusCode !== 200 || !names) {
       throw new Error(`GET / did not set the CSRF cookies (status ${page.statusCode})`);
     }
+    const token = cookies.get(names.token) ?? '';
     // The page echoes the cookie's value exactly (issue #2), so the token is sent as the cookie holds it.
-    return { cookie: `${CSRF_SECRET_COOKIE_NAME}=${secret}; ${CSRF_COOKIE_NAME}=${token}`, token };
+    return { cookie: `${names.secret}=${cookies.get(names.secret)}; ${names.token}=${token}`, token };
   };
 
   return {
