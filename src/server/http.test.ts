@@ -27,6 +27,8 @@ const ORGANIZATION_URL = 'https://reef.example.org/about?lang=en&from="site"';
 const HASHED_ASSET = 'assets/index-Bx3k9Q2a.js';
 const LARGE_ASSET = 'assets/form-Dd4e5F6g.js';
 const LARGE_ASSET_TEXT = 'export const reef = "coral";\n'.repeat(200);
+/** Chromium's Accept header when it navigates to a page (typed address, link, reload). */
+const NAVIGATION_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 
 let t: TestApp;
 let csrf: CsrfCredentials;
@@ -146,6 +148,32 @@ describe('static files', () => {
       expect(response.statusCode).toBe(404);
     },
   );
+
+  it.each(['/old-page.php', '/donate/x.y', '/blog/2019/reef.html?ref=mail'])(
+    'a browser navigation to a missing file %s gets the page, whose router sends it to /donate (spec section 2)',
+    async (url) => {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: NAVIGATION_ACCEPT } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('<div id="root"></div>');
+    },
+  );
+
+  it('a browser navigation to a file that exists gets the file', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/favicon.svg', headers: { accept: NAVIGATION_ACCEPT } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+  });
+
+  it.each([
+    ['a script', '/old-page.js', '*/*'],
+    ['an image', '/donate/logo.png', 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8'],
+    ['a fetch', '/old-page.php', 'application/json'],
+    ['a navigation under /assets/', '/assets/missing-123.js', NAVIGATION_ACCEPT],
+  ])('%s asking for a missing file %s gets 404', async (_kind, url, accept) => {
+    const response = await t.app.inject({ method: 'GET', url, headers: { accept } });
+    expect(response.statusCode).toBe(404);
+  });
 });
 
 describe('failures answer {success: false, error}', () => {

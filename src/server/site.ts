@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -10,9 +10,11 @@ import { cspNonce, prepareNoncedPage } from './security-headers';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
- * - `/assets/*`: Vite's content-hashed files, cached for a year (`immutable`);
+ * - `/assets/*`: Vite's content-hashed files, cached for a year (`immutable`), or 404 when missing;
  * - any other path with a file extension (favicon, robots.txt): that file from WEB_ROOT, revalidated
- *   on each use (`no-cache`), or 404 when missing;
+ *   on each use (`no-cache`). When there is no such file, a browser navigation (an `Accept` header that
+ *   includes text/html) gets the page, whose router sends any unknown path to /donate (spec section 2:
+ *   `/old-page.php` is an unknown path like any other); other requests (scripts, images, fetch) get 404;
  * - any other GET path: the page (index.html), so the client-side router handles /donate, /donate/form...;
  *   a path of PRERENDERED_PAGES (/donate) gets its pre-rendered file instead (issue #5, decision 0021).
  */
@@ -52,6 +54,26 @@ async function readIndexHtml(webRoot: string, file = 'index.html'): Promise<stri
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
+  }
+}
+
+/** True when the request is a browser navigation, i.e. it asks for a page: its `Accept` header includes text/html. */
+function wantsPage(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').toLowerCase().includes('text/html');
+}
+
+/**
+ * True when `file` (a URL path below WEB_ROOT) names a regular file inside `webRoot`. A path that leads out
+ * of it (`..`) counts as no file without touching the disk, so answers never tell what exists outside.
+ */
+async function isSiteFile(webRoot: string, file: string): Promise<boolean> {
+  const root = path.resolve(webRoot);
+  const resolved = path.resolve(root, file);
+  if (!resolved.startsWith(root + path.sep)) return false;
+  try {
+    return (await stat(resolved)).isFile();
+  } catch {
+    return false;
   }
 }
 
@@ -97,11 +119,13 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
 
   app.get('/', sendPage);
   app.get('/index.html', sendPage);
-  app.get('/*', (request, reply) => {
+  app.get('/*', async (request, reply) => {
     const rest = (request.params as { '*'?: string })['*'] ?? '';
     if (rest === 'api' || rest.startsWith('api/')) return reply.callNotFound();
     const lastSegment = rest.split('/').pop() ?? '';
     if (!/\.[^.]+$/.test(lastSegment)) return sendPage(request, reply);
+    // NOTE: only navigations pay for the stat; a missing script or image still gets its 404 from sendFile.
+    if (wantsPage(request) && !(await isSiteFile(config.webRoot, rest))) return sendPage(request, reply);
     reply.header('cache-control', 'no-cache');
     return reply.sendFile(rest, config.webRoot, { cacheControl: false, dotfiles: 'ignore', index: false });
   });

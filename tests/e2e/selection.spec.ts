@@ -7,6 +7,8 @@ test.describe('choosing a donation', () => {
     await expect(page).toHaveURL(/\/donate$/);
     await page.goto('/no/such/page');
     await expect(page).toHaveURL(/\/donate$/);
+    await page.goto('/old-page.php');
+    await expect(page).toHaveURL(/\/donate$/);
     await expect(page.getByText('Choose Your Donation Amount')).toBeVisible();
   });
 
