@@ -6,6 +6,12 @@ export const PRESET_AMOUNTS_DOLLARS = [5, 10, 25, 50, 100, 500, 1000] as const;
 export const DEFAULT_AMOUNT_DOLLARS = 25;
 
 /**
+ * Why the custom amount field's text selects no amount when it is not a plain dollar figure (issue #2: the
+ * field says why): `-5`, `1e3`, `abc`, or text the browser's number input cannot read at all (`-`, `1e`).
+ */
+export const NOT_AN_AMOUNT_MESSAGE = 'Enter an amount in dollars, like 30 or 12.50';
+
+/**
  * Why a dollar amount cannot be given, or undefined when it can: a number from `minDollars` (default $1,
  * the spec's) to $999,999.99 with at most two decimals (spec section 5 and issue #2). The rule of the
  * custom amount field and, through AmountDollarsSchema (field-rules.ts), of the API payload.
@@ -30,7 +36,7 @@ export function amountError(amountDollars: number, minDollars: number = MIN_AMOU
 export function parseCustomAmount(text: string, minDollars: number = MIN_AMOUNT_DOLLARS): { amountDollars?: number; error?: string } {
   const trimmed = text.trim();
   if (trimmed === '') return {};
-  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) return { error: 'Enter an amount in dollars, like 30 or 12.50' };
+  if (!/^\d+(\.\d*)?$|^\.\d+$/.test(trimmed)) return { error: NOT_AN_AMOUNT_MESSAGE };
   const amountDollars = Number(trimmed);
   const error = amountError(amountDollars, minDollars);
   return error ? { error } : { amountDollars };

@@ -91,6 +91,18 @@ test.describe('choosing a donation', () => {
       await expect(page.getByText(/^Your \$/)).toBeHidden();
     }
 
+    // Text Chromium's number input cannot read leaves its value '' (fill() refuses it): typed key by key.
+    const notAnAmount = 'Enter an amount in dollars, like 30 or 12.50';
+    for (const typed of ['-', '1e', '--5']) {
+      await custom.fill('');
+      await expect(page.getByText(notAnAmount)).toBeHidden();
+      await custom.pressSequentially(typed);
+      await expect(custom).toHaveAccessibleDescription(notAnAmount);
+      await expect(custom).toHaveAttribute('aria-invalid', 'true');
+      await expect(continueButton).toBeDisabled();
+      await expect(page.getByText(/^Your \$/)).toBeHidden();
+    }
+
     await custom.fill('30');
     await expect(continueButton).toBeEnabled();
     await page.getByRole('button', { name: '$50', exact: true }).click();

@@ -28,7 +28,8 @@ export interface AmountPickerProps {
  * The amount controls of the selection screen (spec section 2; issue #2): preset buttons named
  * like '$25' and a 'Custom Amount' button in one exclusive toggle group, and, while Custom Amount is
  * pressed, the one 'Enter Custom Amount' field ($ prefix, min the deployment's minimum, default 1, cents
- * allowed). The field says why its text is not an amount, and is outlined in the brand colour when its
+ * allowed). The field says why its text is not an amount, even text the browser cannot read as a number
+ * (`validity.badInput`), and is outlined in the brand colour when its
  * amount is the selected one.
  */
 export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
@@ -81,13 +82,17 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
             placeholder="Enter amount"
             type="number"
             value={customText}
-            onChange={(event) => choices.setCustomText(event.target.value)}
             autoFocus={focusCustomField}
             startAdornment={<InputAdornment position="start">$</InputAdornment>}
             inputProps={{
               min: getMinAmountDollars(),
               step: 0.01,
               inputMode: 'decimal',
+              // NOTE: onInput, not onChange: React fires onChange only when the value changes, and a number
+              // input's value stays '' while it holds text it cannot read ('-', '1e', '--5'); validity.badInput
+              // tells that text from an empty field (issue #2: the field says why nothing is selected).
+              onInput: (event) =>
+                choices.setCustomText(event.currentTarget.value, event.currentTarget.validity.badInput),
               'aria-describedby': customError === undefined ? undefined : CUSTOM_HELPER_ID,
             }}
             sx={customIsSelected ? { '& .MuiOutlinedInput-notchedOutline': { borderColor: 'primary.main', borderWidth: 2 } } : undefined}

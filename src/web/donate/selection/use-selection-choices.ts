@@ -1,15 +1,19 @@
 import { useState } from 'react';
-import { DEFAULT_AMOUNT_DOLLARS, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
+import { DEFAULT_AMOUNT_DOLLARS, NOT_AN_AMOUNT_MESSAGE, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
 import type { Cause } from '../../../shared/causes';
 import { getMinAmountDollars } from '../../config/min-amount';
 import type { DonationSelection } from '../../../shared/donation';
 import { DEFAULT_FREQUENCY, type Frequency } from '../../../shared/frequencies';
 
-/** What the amount controls hold: the pressed preset, and whether/what the custom field holds. */
+/**
+ * What the amount controls hold: the pressed preset, and whether/what the custom field holds.
+ * `customBadInput`: the field holds text its number input cannot read (its value is then '').
+ */
 interface AmountState {
   preset: number | null;
   customOpen: boolean;
   customText: string;
+  customBadInput: boolean;
 }
 
 /** The selection screen's choices and what changes them (spec section 4, "Selection screen"). */
@@ -31,7 +35,11 @@ export interface SelectionChoices {
   selectPreset: (amountDollars: number) => void;
   /** Shows the custom field, or hides and clears it. */
   setCustomOpen: (open: boolean) => void;
-  setCustomText: (text: string) => void;
+  /**
+   * Takes what the custom field holds: its value, and whether the browser reports text it cannot read as a
+   * number (`validity.badInput`, e.g. '-' or '1e', whose value is ''), which selects no amount and says why.
+   */
+  setCustomText: (text: string, badInput?: boolean) => void;
   setFrequency: (frequency: Frequency) => void;
   setCause: (cause: Cause) => void;
 }
@@ -43,15 +51,16 @@ function isPreset(amountDollars: number): boolean {
 /** The amount controls for an amount: its preset, or the custom field holding it. */
 function amountStateFor(amountDollars: number): AmountState {
   return isPreset(amountDollars)
-    ? { preset: amountDollars, customOpen: false, customText: '' }
-    : { preset: null, customOpen: true, customText: String(amountDollars) };
+    ? { preset: amountDollars, customOpen: false, customText: '', customBadInput: false }
+    : { preset: null, customOpen: true, customText: String(amountDollars), customBadInput: false };
 }
 
 /**
  * State of the selection screen. It starts at $25, One-time Gift, no cause, custom field hidden
  * (spec section 4), or at the donor's earlier selection when they come back to change it.
  * Picking a preset clears and hides the custom field; hiding the custom field clears it; the
- * custom text becomes the amount only when `parseCustomAmount` accepts it (issue #2).
+ * custom text becomes the amount only when `parseCustomAmount` accepts it, and text the browser cannot
+ * read as a number selects none and says so (issue #2).
  * `restore` false (while hydrating the pre-rendered page, see useHydrated) starts at the defaults
  * whatever `initial` is, so the first render matches the server's; when it turns true the choices
  * take `initial` once (issue #5, decision 0021).
@@ -74,9 +83,13 @@ export function useSelectionChoices(initial: DonationSelection | null, restore =
     }
   }
 
-  const { preset, customOpen, customText } = amountState;
+  const { preset, customOpen, customText, customBadInput } = amountState;
   // The deployment's minimum (MIN_DONATION_AMOUNT, issue #4), as the server also enforces it.
-  const parsed = customOpen ? parseCustomAmount(customText, getMinAmountDollars()) : {};
+  const parsed = !customOpen
+    ? {}
+    : customBadInput
+      ? { error: NOT_AN_AMOUNT_MESSAGE }
+      : parseCustomAmount(customText, getMinAmountDollars());
   const amount = customOpen ? (parsed.amountDollars ?? null) : preset;
   const selection = amount !== null && cause !== null ? { amount, frequency, cause } : null;
 
@@ -89,9 +102,9 @@ export function useSelectionChoices(initial: DonationSelection | null, restore =
     frequency,
     cause,
     selection,
-    selectPreset: (amountDollars) => setAmountState({ preset: amountDollars, customOpen: false, customText: '' }),
-    setCustomOpen: (open) => setAmountState({ preset: null, customOpen: open, customText: '' }),
-    setCustomText: (text) => setAmountState((state) => ({ ...state, customText: text })),
+    selectPreset: (amountDollars) => setAmountState({ preset: amountDollars, customOpen: false, customText: '', customBadInput: false }),
+    setCustomOpen: (open) => setAmountState({ preset: null, customOpen: open, customText: '', customBadInput: false }),
+    setCustomText: (text, badInput = false) => setAmountState((state) => ({ ...state, customText: text, customBadInput: badInput })),
     setFrequency,
     setCause,
   };
