@@ -72,6 +72,22 @@ test.describe('giving', () => {
     await expect(page.getByRole('alert')).toBeHidden();
   });
 
+  test('a donor whose computer clock runs a year behind picks an expiry already past; the server refuses it and the form marks the field', async ({ page }) => {
+    // NOTE: a real 400 from the real server: the browser's clock says January of last year, so December of last year
+    // passes the page's own check, and the server, on the real date, answers that the card has expired.
+    const lastYear = new Date().getFullYear() - 1;
+    await page.clock.setFixedTime(new Date(`${lastYear}-01-15T12:00:00`));
+    await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
+    await fillDonorForm(page, { expiryMonth: '12 - December', expiryYear: String(lastYear) });
+    await expect(page.getByText('Card has expired')).toBeHidden();
+    await page.getByRole('button', { name: 'Complete Donation of $25' }).click();
+
+    await expect(page.getByRole('alert')).toHaveText('Error: Please check the highlighted fields.');
+    await expect(page.getByText('Card has expired')).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Expiry Month' })).toBeFocused();
+    await expect(page).toHaveURL(/\/donate\/form$/);
+  });
+
   test('a donation made in the browser shows up in the donation stats', async ({ page, request }) => {
     // NOTE: only this test gives to Communications and Marketing, so that cause's totals move by this gift alone.
     const statsBefore = (await (await request.get('/api/donations/stats')).json()) as DonationStats;

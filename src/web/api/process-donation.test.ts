@@ -83,6 +83,18 @@ describe('web API client', () => {
     await expect(processDonation(submission, 'key-1')).rejects.toThrow('Your card was declined.');
   });
 
+  it("carries a 400 answer's field errors; malformed ones never cost the message (issue #2)", async () => {
+    const fieldErrors = { 'creditCard.number': 'Please enter a valid card number' };
+    fetchMock.mockResolvedValueOnce(jsonResponse(400, { success: false, error: 'Please check the highlighted fields.', fieldErrors }));
+    await expect(processDonation(submission, 'key-1')).rejects.toMatchObject({
+      message: 'Please check the highlighted fields.',
+      retryable: false,
+      fieldErrors,
+    });
+    fetchMock.mockResolvedValueOnce(jsonResponse(400, { success: false, error: 'Please check the highlighted fields.', fieldErrors: ['x'] }));
+    await expect(processDonation(submission, 'key-1')).rejects.toMatchObject({ message: 'Please check the highlighted fields.', fieldErrors: {} });
+  });
+
   it('throws the card-testing 429 message, not to be retried with the same key (issue #4)', async () => {
     fetchMock.mockResolvedValue(jsonResponse(429, { success: false, error: TOO_MANY_ATTEMPTS_MESSAGE }));
     await expect(processDonation(submission, 'key-1')).rejects.toMatchObject({ message: TOO_MANY_ATTEMPTS_MESSAGE, retryable: false });

@@ -23,11 +23,15 @@ async function readJson(response: Response): Promise<unknown> {
  */
 const RETRYABLE_STATUSES = new Set([409, 500, 502, 503, 504]);
 
-/** A failed donation call: `message` is for the donor; `retryable` says whether to keep the idempotency key. */
+/**
+ * A failed donation call: `message` is for the donor; `retryable` says whether to keep the idempotency key;
+ * `fieldErrors` are a 400 answer's messages by payload dotted path (`creditCard.number`; issue #2), or `{}`.
+ */
 export class DonationRequestError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    readonly fieldErrors: Readonly<Record<string, string>> = {},
   ) {
     super(message);
     this.name = 'DonationRequestError';
@@ -38,7 +42,8 @@ export class DonationRequestError extends Error {
  * Sends the donation to `POST /api/process-donation` (spec section 7) and returns the donation
  * result. Throws an Error with the server's `error` text, or 'Failed to process donation' when the
  * answer has no body or no message (spec section 8), as a DonationRequestError that says whether
- * the attempt may be retried with the same `idempotencyKey` (issue #3). Network failures propagate
+ * the attempt may be retried with the same `idempotencyKey` (issue #3) and carries a 400 answer's
+ * `fieldErrors` (issue #2). Network failures propagate
  * as fetch's errors (also retryable: the answer is unknown).
  */
 export async function processDonation(submission: DonationSubmission, idempotencyKey: string): Promise<DonationResult> {
@@ -54,5 +59,8 @@ export async function processDonation(submission: DonationSubmission, idempotenc
   // the framework's own error answer still tells the donor something (spec section 8).
   const failure = ApiErrorSchema.pick({ error: true }).safeParse(body);
   const message = failure.success && failure.data.error.trim() ? failure.data.error : DONATION_FAILED_FALLBACK;
-  throw new DonationRequestError(message, RETRYABLE_STATUSES.has(response.status));
+  // Read apart from `error`, so malformed field errors never cost the donor the message.
+  const details = ApiErrorSchema.pick({ fieldErrors: true }).safeParse(body);
+  const fieldErrors = details.success ? details.data.fieldErrors : undefined;
+  throw new DonationRequestError(message, RETRYABLE_STATUSES.has(response.status), fieldErrors);
 }

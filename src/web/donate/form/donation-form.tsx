@@ -22,6 +22,7 @@ import { AnonymousCheckbox } from './anonymous-checkbox';
 import { CardNumberField } from './card-number-field';
 import { CvvField } from './cvv-field';
 import { ExpirySelectField } from './expiry-select-field';
+import { toFormFieldErrors } from './form-field-errors';
 import { FormSection } from './form-section';
 import { FormTextField } from './form-text-field';
 import { SecurePaymentNotice } from './secure-payment-notice';
@@ -39,7 +40,8 @@ function isImplicitSubmitTarget(target: EventTarget): boolean {
  * The donation form (spec sections 2, 4 and 5; labels and choices from issue #2), validated with
  * the shared DonationFormSchema. A valid submit sends `toDonationSubmission(selection, values)` to
  * process-donation; success stores the result, resets the form and opens the thank-you page;
- * failure stays here with the error snackbar. An invalid submit shows every error, sends nothing.
+ * failure stays here with the error snackbar, and a 400 answer's `fieldErrors` show on the fields they
+ * name (issue #2). An invalid submit shows every error, sends nothing.
  */
 export function DonationForm({ selection }: { selection: DonationSelection }) {
   const { setResult } = useDonationStore();
@@ -49,7 +51,7 @@ export function DonationForm({ selection }: { selection: DonationSelection }) {
     mode: 'onTouched',
     defaultValues: EMPTY_DONATION_FORM,
   });
-  const { formState, getValues, handleSubmit, reset, trigger } = form;
+  const { formState, getValues, handleSubmit, reset, setError, trigger } = form;
   const [loading, setLoading] = useState(false);
   const [attempt] = useState(createDonationAttempt);
   const { error, showError, dismissError } = useErrorSnackbar();
@@ -65,7 +67,13 @@ export function DonationForm({ selection }: { selection: DonationSelection }) {
       reset(EMPTY_DONATION_FORM);
       void navigate(PATHS.thankYou);
     } catch (caught) {
-      if (caught instanceof DonationRequestError && !caught.retryable) attempt.finish();
+      if (caught instanceof DonationRequestError) {
+        if (!caught.retryable) attempt.finish();
+        // The server's messages on the fields it names (issue #2), the first of them focused as a refused submit does.
+        toFormFieldErrors(caught.fieldErrors).forEach(({ name, message }, index) =>
+          setError(name, { type: 'server', message }, { shouldFocus: index === 0 }),
+        );
+      }
       showError(caught instanceof Error && caught.message ? caught.message : DONATION_FAILED_FALLBACK);
     } finally {
       setLoading(false);
