@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PAN_MAX_DIGITS, passesLuhn } from './card';
 import {
   CARD_EXPIRED_MESSAGE,
   DonationFormSchema,
@@ -7,6 +8,7 @@ import {
   EMPTY_DONATION_FORM,
   toDonationSubmission,
 } from './donation';
+import { MAX_LENGTHS } from './field-rules';
 
 const nextYear = String(new Date().getFullYear() + 1);
 const lastYear = String(new Date().getFullYear() - 1);
@@ -127,8 +129,42 @@ describe('DonationSubmissionSchema (the API payload)', () => {
     }
   });
 
-  it('limits text lengths', () => {
-    expect(DonationSubmissionSchema.safeParse({ ...payload, message: 'x'.repeat(1001) }).success).toBe(false);
-    expect(DonationSubmissionSchema.safeParse({ ...payload, donorName: 'x'.repeat(101) }).success).toBe(false);
+  it('limits every length-limited string field: accepted at its maximum, refused one character over', () => {
+    /** A Visa-like number of `length` digits that passes Luhn, so only its length can be wrong. */
+    const luhnNumber = (length: number) => {
+      const body = `4${'0'.repeat(length - 2)}`;
+      return `${body}${[...'0123456789'].find((digit) => passesLuhn(body + digit))}`;
+    };
+    const text = (length: number) => 'x'.repeat(length);
+    const email = (length: number) => `${'a'.repeat(length - '@example.org'.length)}@example.org`;
+    // Each field: its path in the payload, its longest accepted length, and a valid value of a given length. The other
+    // strings are enums or fixed formats (frequency, cause, paymentMethod, creditCard.type, expiryMonth, expiryYear).
+    const fields: Array<[path: [string] | [string, string], maxLength: number, valueOfLength: (length: number) => string]> = [
+      [['donorName'], MAX_LENGTHS.name, text],
+      [['donorEmail'], MAX_LENGTHS.email, email],
+      [['donorPhone'], MAX_LENGTHS.phone, text],
+      [['donorAddress', 'street'], MAX_LENGTHS.street, text],
+      [['donorAddress', 'city'], MAX_LENGTHS.city, text],
+      [['donorAddress', 'state'], MAX_LENGTHS.state, text],
+      [['donorAddress', 'zipCode'], MAX_LENGTHS.zipCode, text],
+      [['donorAddress', 'country'], MAX_LENGTHS.country, text],
+      [['message'], MAX_LENGTHS.message, text],
+      [['creditCard', 'holderName'], MAX_LENGTHS.name, text],
+      [['creditCard', 'number'], PAN_MAX_DIGITS, luhnNumber],
+      [['creditCard', 'cvv'], 4, (length) => '7'.repeat(length)], // 3 or 4 digits (spec section 5)
+    ];
+    const withValue = ([field, nested]: [string] | [string, string], value: string): unknown =>
+      nested === undefined
+        ? { ...payload, [field]: value }
+        : { ...payload, [field]: { ...(payload[field as keyof typeof payload] as object), [nested]: value } };
+
+    for (const [path, maxLength, valueOfLength] of fields) {
+      const name = path.join('.');
+      const longest = valueOfLength(maxLength);
+      expect(longest, name).toHaveLength(maxLength);
+      expect(messages(DonationSubmissionSchema.safeParse(withValue(path, longest))), `${name} at ${maxLength}`).toEqual({});
+      const tooLong = valueOfLength(maxLength + 1);
+      expect(Object.keys(messages(DonationSubmissionSchema.safeParse(withValue(path, tooLong)))), `${name} at ${maxLength + 1}`).toEqual([name]);
+    }
   });
 });
