@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import { DEFAULT_AMOUNT_DOLLARS, NOT_AN_AMOUNT_MESSAGE, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
 import type { Cause } from '../../../shared/causes';
 import { getMinAmountDollars } from '../../config/min-amount';
@@ -61,27 +61,29 @@ function amountStateFor(amountDollars: number): AmountState {
  * Picking a preset clears and hides the custom field; hiding the custom field clears it; the
  * custom text becomes the amount only when `parseCustomAmount` accepts it, and text the browser cannot
  * read as a number selects none and says so (issue #2).
- * `restore` false (while hydrating the pre-rendered page, see useHydrated) starts at the defaults
- * whatever `initial` is, so the first render matches the server's; when it turns true the choices
- * take `initial` once (issue #5, decision 0021).
+ * `mountedByHydration` true (the screen hydrates the pre-rendered page, see useMountedByHydration)
+ * starts at the defaults whatever `initial` is, so the first render matches the build's, and takes
+ * `initial` right after mounting, in a transition: React renders it in slices that never block the
+ * main thread for long, and skips it when nothing was stored (issue #5, decision 0021).
  */
-export function useSelectionChoices(initial: DonationSelection | null, restore = true): SelectionChoices {
-  const start = restore ? initial : null;
+export function useSelectionChoices(initial: DonationSelection | null, mountedByHydration = false): SelectionChoices {
+  const start = mountedByHydration ? null : initial;
   const [amountState, setAmountState] = useState<AmountState>(() => amountStateFor(start?.amount ?? DEFAULT_AMOUNT_DOLLARS));
   const [frequency, setFrequency] = useState<Frequency>(start?.frequency ?? DEFAULT_FREQUENCY);
   const [cause, setCause] = useState<Cause | null>(start?.cause ?? null);
 
-  // NOTE: adjusting state while rendering (React's "storing information from previous renders"),
-  // not in an effect: the restored choices replace the defaults before the browser paints again.
-  const [restored, setRestored] = useState(restore);
-  if (restore && !restored) {
-    setRestored(true);
-    if (initial) {
-      setAmountState(amountStateFor(initial.amount));
-      setFrequency(initial.frequency);
-      setCause(initial.cause);
+  const pendingRestore = useRef(mountedByHydration ? initial : null);
+  useEffect(() => {
+    const stored = pendingRestore.current;
+    pendingRestore.current = null;
+    if (stored) {
+      startTransition(() => {
+        setAmountState(amountStateFor(stored.amount));
+        setFrequency(stored.frequency);
+        setCause(stored.cause);
+      });
     }
-  }
+  }, []);
 
   const { preset, customOpen, customText, customBadInput } = amountState;
   // The deployment's minimum (MIN_DONATION_AMOUNT, issue #4), as the server also enforces it.
