@@ -1,6 +1,7 @@
 import Typography, { type TypographyProps } from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
+import { FIRST_LOCATION_KEY } from './first-location';
 
 /** Props of {@link ScreenHeading}: Typography's, with the heading text as children. */
 export type ScreenHeadingProps = Omit<TypographyProps<'h1'>, 'component' | 'ref' | 'tabIndex'>;
@@ -14,8 +15,7 @@ export function ScreenHeading({ variant = 'h1', ...props }: ScreenHeadingProps) 
   const ref = useRef<HTMLHeadingElement>(null);
   const { key } = useLocation();
   useEffect(() => {
-    // React Router gives the first location of a page load the key 'default'.
-    if (key !== 'default') ref.current?.focus({ preventScroll: true });
+    if (key !== FIRST_LOCATION_KEY) ref.current?.focus({ preventScroll: true });
   }, [key]);
   return <Typography ref={ref} component="h1" variant={variant} tabIndex={-1} {...props} />;
 }
