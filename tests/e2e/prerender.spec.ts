@@ -2,7 +2,7 @@ import { PRESET_AMOUNTS_DOLLARS } from '../../src/shared/amounts';
 import { CAUSE_DETAILS, CAUSES } from '../../src/shared/causes';
 import { formatDollars } from '../../src/shared/money';
 import { HERO_HEADING } from '../../src/web/content/site-copy';
-import { expect, test } from './fixtures';
+import { chooseDonation, expect, test } from './fixtures';
 
 /** The landing screen ships as pre-rendered HTML and is hydrated (issue #5, decision 0021). */
 test.describe('the pre-rendered landing screen', () => {
@@ -51,12 +51,7 @@ test.describe('the pre-rendered landing screen', () => {
   });
 
   test('a donor coming back to /donate finds their selection again, hydrated without errors', async ({ page }) => {
-    await page.goto('/donate');
-    await page.getByRole('button', { name: '$100', exact: true }).click();
-    await page.getByRole('button', { name: 'Yearly' }).click();
-    await page.getByRole('button', { name: 'Education and Outreach' }).click();
-    await page.getByRole('button', { name: 'Continue to Donation' }).click();
-    await expect(page).toHaveURL(/\/donate\/form$/);
+    await chooseDonation(page, { preset: '$100', frequency: 'yearly', cause: 'education-outreach' });
 
     for (const arrive of [() => page.goto('/donate'), () => page.reload()]) {
       await arrive();
