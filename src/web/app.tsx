@@ -1,6 +1,8 @@
+import type { EmotionCache } from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
-import type { ComponentType, ReactNode } from 'react';
+import { type ComponentType, type ReactNode, StrictMode } from 'react';
 import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app-routes';
 import { AppShell } from './components/app-shell';
@@ -32,5 +34,26 @@ export function App({ Router = BrowserRouter }: AppProps) {
         </Router>
       </DonationStoreProvider>
     </ThemeProvider>
+  );
+}
+
+/** Props of {@link SiteRoot}: App's, and the emotion cache the styles go through. */
+export interface SiteRootProps extends AppProps {
+  cache: EmotionCache;
+}
+
+/**
+ * The tree the browser renders or hydrates (main.tsx) and the build pre-renders (entry-prerender.tsx):
+ * StrictMode, emotion's cache (in the browser, one whose style tags carry the page's CSP nonce: issue #4,
+ * src/web/emotion-cache.ts) and {@link App}. One component for both, so the pre-rendered HTML and the first
+ * client render cannot drift apart (a hydration mismatch; decision 0021).
+ */
+export function SiteRoot({ cache, Router }: SiteRootProps) {
+  return (
+    <StrictMode>
+      <CacheProvider value={cache}>
+        <App Router={Router} />
+      </CacheProvider>
+    </StrictMode>
   );
 }

@@ -1,10 +1,9 @@
-import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
-import { type ReactNode, StrictMode } from 'react';
+import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { PATHS } from './paths';
-import { App } from './app';
+import { SiteRoot } from './app';
 import { createEmotionCache } from './emotion-cache';
 import type { PrerenderedContent } from './prerender-page';
 
@@ -15,9 +14,8 @@ function AtDonate({ children }: { children?: ReactNode }) {
 
 /**
  * Renders the landing screen, /donate, to HTML at build time (issue #5, decision 0021; built by Vite
- * as an SSR entry and run by scripts/prerender.ts). The tree is main.tsx's (StrictMode, the emotion
- * cache of src/web/emotion-cache.ts, App) with a StaticRouter, in the default state: no stored
- * selection exists at build time, and the selection screen applies one only after hydrating.
+ * as an SSR entry and run by scripts/prerender.ts). The tree is main.tsx's, SiteRoot of app.tsx, with a
+ * StaticRouter, in the default state: no stored selection exists at build time, and the selection screen applies one only after hydrating.
  * Returns the markup and the critical CSS as emotion `<style data-emotion>` tags (globals such as
  * CssBaseline first), which the browser's emotion cache with the same key adopts instead of inserting
  * them again (emotion SSR with @emotion/server's extractCriticalToChunks). The tags carry no nonce:
@@ -26,12 +24,6 @@ function AtDonate({ children }: { children?: ReactNode }) {
 export function renderLandingScreen(): PrerenderedContent {
   const cache = createEmotionCache();
   const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
-  const rootHtml = renderToString(
-    <StrictMode>
-      <CacheProvider value={cache}>
-        <App Router={AtDonate} />
-      </CacheProvider>
-    </StrictMode>,
-  );
+  const rootHtml = renderToString(<SiteRoot cache={cache} Router={AtDonate} />);
   return { path: PATHS.donate, rootHtml, headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) };
 }

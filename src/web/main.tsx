@@ -1,9 +1,8 @@
 // NOTE: first: zod must not probe for `eval` under the CSP (issue #4; see the module).
 import './zod-csp';
-import { CacheProvider } from '@emotion/react';
-import { StrictMode, startTransition } from 'react';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app';
+import { SiteRoot } from './app';
 import { beginHydration } from './components/hydration';
 import { createEmotionCache, readCspNonce } from './emotion-cache';
 import { holdsPrerenderedRoute } from './prerender-page';
@@ -11,14 +10,7 @@ import { holdsPrerenderedRoute } from './prerender-page';
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-const app = (
-  <StrictMode>
-    {/* NOTE: emotion's style tags carry the page's CSP nonce (issue #4; src/web/emotion-cache.ts). */}
-    <CacheProvider value={createEmotionCache(readCspNonce())}>
-      <App />
-    </CacheProvider>
-  </StrictMode>
-);
+const app = <SiteRoot cache={createEmotionCache(readCspNonce())} />;
 
 // NOTE: /donate arrives pre-rendered (issue #5, decision 0021): hydrate its markup; every other
 // route gets the empty shell and renders from scratch. Hydrating in a transition lets React yield
