@@ -48,7 +48,8 @@ export function injectSiteConfig(html: string, site: SiteConfig): string {
   return headEnd === -1 ? meta + html : `${html.slice(0, headEnd)}${meta}\n${html.slice(headEnd)}`;
 }
 
-async function readIndexHtml(webRoot: string, file = 'index.html'): Promise<string | undefined> {
+/** A page file of WEB_ROOT (`index.html`, `donate.html`) as text, or undefined when it is missing. */
+async function readPageFile(webRoot: string, file: string): Promise<string | undefined> {
   try {
     return await readFile(path.join(webRoot, file), 'utf8');
   } catch (error) {
@@ -86,16 +87,17 @@ const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
  * response's CSP nonce on its `<script>`/`<style>` tags and in `<meta property="csp-nonce">` (issue #4).
  */
 export async function registerSite(app: FastifyInstance, config: Pick<ServerConfig, 'webRoot' | 'site'>): Promise<void> {
-  const indexHtml = await readIndexHtml(config.webRoot);
+  const indexHtml = await readPageFile(config.webRoot, 'index.html');
   // NOTE: the page is prepared once; each response only joins it with its own CSP nonce (issue #4).
-  const page = indexHtml === undefined ? undefined : prepareNoncedPage(injectSiteConfig(indexHtml, config.site));
+  const prepare = (html: string) => prepareNoncedPage(injectSiteConfig(html, config.site));
+  const page = indexHtml === undefined ? undefined : prepare(indexHtml);
   if (page === undefined) app.log.warn({ webRoot: config.webRoot }, 'No index.html in WEB_ROOT: the site is not built');
   // Pre-rendered routes (/donate: issue #5, decision 0021) get their own file; every other route, or
   // one whose file is missing (a plain `vite build`), gets the shell above.
   const prerendered = new Map<string, NonNullable<typeof page>>();
   for (const { path: route, file } of PRERENDERED_PAGES) {
-    const html = await readIndexHtml(config.webRoot, file);
-    if (html !== undefined) prerendered.set(route, prepareNoncedPage(injectSiteConfig(html, config.site)));
+    const html = await readPageFile(config.webRoot, file);
+    if (html !== undefined) prerendered.set(route, prepare(html));
   }
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
