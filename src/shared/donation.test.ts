@@ -8,7 +8,7 @@ import {
   EMPTY_DONATION_FORM,
   toDonationSubmission,
 } from './donation';
-import { MAX_LENGTHS } from './field-rules';
+import { MAX_LENGTHS, UNSUPPORTED_CHARACTERS_MESSAGE } from './field-rules';
 
 const nextYear = String(new Date().getFullYear() + 1);
 const lastYear = String(new Date().getFullYear() - 1);
@@ -166,5 +166,67 @@ describe('DonationSubmissionSchema (the API payload)', () => {
       const tooLong = valueOfLength(maxLength + 1);
       expect(Object.keys(messages(DonationSubmissionSchema.safeParse(withValue(path, tooLong)))), `${name} at ${maxLength + 1}`).toEqual([name]);
     }
+  });
+});
+
+describe('text fields refuse characters no donor types (issue #10, part 2)', () => {
+  const payload = toDonationSubmission({ amount: 25, frequency: 'one-time', cause: 'research-science' }, validForm);
+  // Every free-text field of the payload, and how to put a value in it.
+  const TEXT_FIELDS: Record<string, (value: string) => unknown> = {
+    donorName: (value) => ({ ...payload, donorName: value }),
+    donorEmail: (value) => ({ ...payload, donorEmail: value }),
+    donorPhone: (value) => ({ ...payload, donorPhone: value }),
+    'donorAddress.street': (value) => ({ ...payload, donorAddress: { street: value } }),
+    'donorAddress.city': (value) => ({ ...payload, donorAddress: { city: value } }),
+    'donorAddress.state': (value) => ({ ...payload, donorAddress: { state: value } }),
+    'donorAddress.zipCode': (value) => ({ ...payload, donorAddress: { zipCode: value } }),
+    'donorAddress.country': (value) => ({ ...payload, donorAddress: { country: value } }),
+    message: (value) => ({ ...payload, message: value }),
+    'creditCard.holderName': (value) => ({ ...payload, creditCard: { ...payload.creditCard, holderName: value } }),
+  };
+  // A value each field accepts, into which a bad character is put.
+  const base = (field: string) => (field === 'donorEmail' ? 'ana@example.org' : 'Ana Reef');
+  const inside = (field: string, character: string) => {
+    const value = base(field);
+    return field === 'donorEmail' ? `an${character}a@example.org` : `${value.slice(0, 2)}${character}${value.slice(2)}`;
+  };
+
+  it('NUL, the other C0 controls, DEL, C1 controls and lone surrogates: 400 with one message, in every text field', () => {
+    const bad = ['\u0000', '\u0001', '\u0008', '\u000b', '\u000c', '\u001b', '\u001f', '\u007f', '\u0085', '\u009f', '\ud800', '\udfff', '\udc00\ud800'];
+    for (const [field, withValue] of Object.entries(TEXT_FIELDS)) {
+      for (const character of bad) {
+        const result = DonationSubmissionSchema.safeParse(withValue(inside(field, character)));
+        expect(messages(result), `${field} with U+${character.charCodeAt(0).toString(16)}`).toEqual({
+          [field]: UNSUPPORTED_CHARACTERS_MESSAGE,
+        });
+      }
+    }
+  });
+
+  it('tab and newline only in the message, where CRLF and CR become LF', () => {
+    for (const [field, withValue] of Object.entries(TEXT_FIELDS)) {
+      for (const character of ['\t', '\n', '\r']) {
+        const result = DonationSubmissionSchema.safeParse(withValue(inside(field, character)));
+        expect(result.success, `${field} with U+${character.charCodeAt(0).toString(16)}`).toBe(field === 'message');
+      }
+    }
+    const parsed = DonationSubmissionSchema.parse({ ...payload, message: 'Line 1\r\nLine 2\rLine 3\n\tSigned' });
+    expect(parsed.message).toBe('Line 1\nLine 2\nLine 3\n\tSigned');
+  });
+
+  it('accepts any other Unicode text, paired surrogates (emoji) included, and stores it in NFC', () => {
+    const decomposed = 'Jose\u0301 Nun\u0303ez \u{1F420}'; // e + combining acute, n + combining tilde, a fish
+    const parsed = DonationSubmissionSchema.parse({ ...payload, donorName: decomposed, message: decomposed });
+    expect(parsed.donorName).toBe('Jos\u00e9 Nu\u00f1ez \u{1F420}');
+    expect(parsed.message).toBe(parsed.donorName);
+  });
+
+  it('the form shows the same message on the field (one schema for both)', () => {
+    const form = { ...validForm, donorPhone: '555\u00000100', message: 'Hi\u0007', zipCode: '\ud83d' };
+    expect(messages(DonationFormSchema.safeParse(form))).toEqual({
+      donorPhone: UNSUPPORTED_CHARACTERS_MESSAGE,
+      message: UNSUPPORTED_CHARACTERS_MESSAGE,
+      zipCode: UNSUPPORTED_CHARACTERS_MESSAGE,
+    });
   });
 });

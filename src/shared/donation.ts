@@ -12,6 +12,7 @@ import {
   ExpiryYearSchema,
   FrequencySchema,
   MAX_LENGTHS,
+  MessageSchema,
   optionalText,
   PanSchema,
 } from './field-rules';
@@ -116,7 +117,7 @@ export const DonationSubmissionSchema = z.strictObject({
   donorPhone: optionalText('Phone number', MAX_LENGTHS.phone).optional(),
   donorAddress: DonorAddressSchema.optional(),
   paymentMethod: z.literal('credit_card', { error: 'Payment method must be credit_card' }),
-  message: optionalText('Message', MAX_LENGTHS.message).optional(),
+  message: MessageSchema.optional(),
   isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).default(false),
   creditCard: CreditCardSchema,
 });
@@ -144,7 +145,7 @@ export const DonationFormSchema = withExpiryCheck(
     expiryMonth: ExpiryMonthSchema,
     expiryYear: ExpiryYearSchema,
     cvv: CvvSchema,
-    message: optionalText('Message', MAX_LENGTHS.message),
+    message: MessageSchema,
     isAnonymous: z.boolean(),
   }),
 );

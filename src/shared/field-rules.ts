@@ -4,19 +4,45 @@ import { CAUSES } from './causes';
 import { FREQUENCIES } from './frequencies';
 import { isValidCvv, passesLuhn, PAN_MAX_DIGITS, PAN_MIN_DIGITS, stripCardNumber } from './card';
 
-/** A check on a trimmed string and the message shown when it fails. */
+/** A check on a trimmed, normalised string and the message shown when it fails. */
 type Rule = readonly [test: (value: string) => boolean, message: string];
 
+/** Message of a text field holding a character no donor types (issue #10, part 2). */
+export const UNSUPPORTED_CHARACTERS_MESSAGE = 'Please remove unsupported characters';
+
+// NOTE: C0 controls (U+0000-U+001F: NUL, which PostgreSQL refuses in text, and the rest, which no keyboard
+// types), DEL and the C1 controls (U+007F-U+009F), and UTF-16 surrogates not in a pair (which are not
+// Unicode text and cannot be encoded as UTF-8). Multi-line text keeps tab and line feed.
+const LONE_SURROGATE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
+const SINGLE_LINE_UNSUPPORTED = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F]|${LONE_SURROGATE}`);
+const MULTI_LINE_UNSUPPORTED = new RegExp(`[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]|${LONE_SURROGATE}`);
+
+/** How a text field treats line breaks: `single` refuses every control character, `multi` keeps tab and newline. */
+type TextLines = 'single' | 'multi';
+
 /**
- * A string schema that trims its input, then reports only the first failing rule, so a donor sees
- * one message per field in the order the spec lists them (spec section 5). No coercion: a
- * non-string input fails with the first rule's message.
+ * True when `value` holds a character a text field refuses (see {@link UNSUPPORTED_CHARACTERS_MESSAGE}):
+ * a C0 or C1 control character or DEL (tab and line feed allowed when `lines` is `multi`), or a lone surrogate.
  */
-function textField(rules: readonly [Rule, ...Rule[]]) {
-  return z
-    .string({ error: rules[0][1] })
-    .trim()
+function hasUnsupportedCharacters(value: string, lines: TextLines = 'single'): boolean {
+  return (lines === 'multi' ? MULTI_LINE_UNSUPPORTED : SINGLE_LINE_UNSUPPORTED).test(value);
+}
+
+/**
+ * A string schema that trims its input, turns CRLF and CR line breaks into LF (`multi` only), normalises it
+ * to NFC (so the same text is stored the same way however it was typed), refuses unsupported characters
+ * (issue #10), then reports only the first failing rule, so a donor sees one message per field in the order
+ * the spec lists them (spec section 5). No coercion: a non-string input fails with the first rule's message.
+ */
+function textField(rules: readonly [Rule, ...Rule[]], lines: TextLines = 'single') {
+  const text = z.string({ error: rules[0][1] }).trim();
+  return (lines === 'multi' ? text.overwrite((value) => value.replace(/\r\n?/g, '\n')) : text)
+    .normalize('NFC')
     .superRefine((value, ctx) => {
+      if (hasUnsupportedCharacters(value, lines)) {
+        ctx.addIssue({ code: 'custom', message: UNSUPPORTED_CHARACTERS_MESSAGE });
+        return;
+      }
       const failed = rules.find(([test]) => !test(value));
       if (failed) ctx.addIssue({ code: 'custom', message: failed[1] });
     });
@@ -74,10 +100,19 @@ export const DonorEmailSchema = textField([
   [atMost(MAX_LENGTHS.email), `Email must be at most ${MAX_LENGTHS.email} characters`],
 ]);
 
-/** An optional text field (phone, address lines, message): may be empty, at most `maxLength` characters. */
+/**
+ * An optional one-line text field (phone, address lines): may be empty, at most `maxLength` characters
+ * (after NFC normalisation), no control characters.
+ */
 export function optionalText(label: string, maxLength: number) {
   return textField([[atMost(maxLength), `${label} must be at most ${maxLength} characters`]]);
 }
+
+/** The donor's optional message: may be empty, several lines (tab and newline allowed), at most 1,000 characters. */
+export const MessageSchema = textField(
+  [[atMost(MAX_LENGTHS.message), `Message must be at most ${MAX_LENGTHS.message} characters`]],
+  'multi',
+);
 
 /** Cardholder name: required, at least 2 characters (spec section 5). */
 export const CardholderNameSchema = textField([

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
+import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, ApiErrorSchema } from '../../shared/api';
 import { passesLuhn } from '../../shared/card';
 import { DonationSubmissionSchema } from '../../shared/donation';
 import { BODY_LIMIT_BYTES } from '../app';
-import { idempotencyKeys } from '../db/schema';
+import { donations, idempotencyKeys } from '../db/schema';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 
@@ -252,5 +253,87 @@ describe('malformed requests to the write routes (fast-check)', () => {
         .map((rest) => ({ url: `/api/${rest}`, body: VALID_BODY, contentType: JSON_TYPE })),
     );
     await fc.assert(fc.asyncProperty(request, expectRefused), { numRuns: RUNS.otherRoutes });
+  });
+});
+
+describe('any Unicode text in any text field (fast-check; issue #10, part 2)', () => {
+  /** The free-text fields of the submission, and the donation column each is stored in. */
+  const TEXT_FIELDS = [
+    { path: ['donorName'], column: 'donorName' },
+    { path: ['donorEmail'], column: 'donorEmail' },
+    { path: ['donorPhone'], column: 'donorPhone' },
+    { path: ['donorAddress', 'street'], column: 'addressStreet' },
+    { path: ['donorAddress', 'city'], column: 'addressCity' },
+    { path: ['donorAddress', 'state'], column: 'addressState' },
+    { path: ['donorAddress', 'zipCode'], column: 'addressZipCode' },
+    { path: ['donorAddress', 'country'], column: 'addressCountry' },
+    { path: ['message'], column: 'message' },
+    { path: ['creditCard', 'holderName'], column: undefined }, // checked, never stored
+  ] as const;
+  type TextField = (typeof TEXT_FIELDS)[number];
+
+  /** Full-Unicode strings: any code unit (lone surrogates too), any code point, and controls mixed into plain text. */
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 30 }),
+    fc.string({ unit: 'binary-ascii', maxLength: 30 }),
+    fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength: 30 }),
+    fc
+      .tuple(fc.string({ maxLength: 10 }), fc.integer({ min: 0, max: 0x9f }), fc.string({ maxLength: 10 }))
+      .map(([before, code, after]) => `Ana${before}${String.fromCharCode(code)}${after}`),
+    fc.constantFrom('Jose\u0301', 'An\u0303a', 'A\u0000B', 'ana@exa\u0000mple.org', '\ud800ab', 'ab\udc00', '\u{1F420}\u{1F420}'),
+  );
+  const edit = fc.record({ field: fc.constantFrom(...TEXT_FIELDS), value: anyText });
+
+  /** The valid submission with each edit's value put in its field. */
+  function bodyWith(edits: Array<{ field: TextField; value: string }>): Json {
+    const body = JSON.parse(JSON.stringify(validSubmission())) as Json;
+    for (const { field, value } of edits) {
+      const [first, second] = field.path;
+      if (second === undefined) body[first] = value;
+      else (body[first] as Json)[second] = value;
+    }
+    return body;
+  }
+
+  beforeAll(async () => {
+    await t.reset();
+  });
+
+  it('answers 200 and stores the text in NFC, or 400 naming a field and writes nothing; never a 5xx', async () => {
+    let accepted = 0;
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 3 }), async (edits) => {
+        const body = bodyWith(edits);
+        const before = await t.countDonations();
+        // NOTE: JSON.stringify writes lone surrogates as \u escapes, so they reach the server as sent.
+        const response = await send({ body: JSON.stringify(body), contentType: JSON_TYPE });
+        const expected = DonationSubmissionSchema.safeParse(body);
+        if (!expected.success) {
+          refused += 1;
+          expect(response.statusCode, response.body).toBe(400);
+          const error = ApiErrorSchema.parse(response.json());
+          expect(Object.keys(error.fieldErrors ?? {})).toContain(expected.error.issues[0]?.path.join('.'));
+          expect(await t.countDonations()).toBe(before);
+          return;
+        }
+        accepted += 1;
+        expect(response.statusCode, response.body).toBe(200);
+        const { transactionId } = (response.json() as { data: { transactionId: string } }).data;
+        const [row] = await t.db.select().from(donations).where(eq(donations.gatewayTransactionId, transactionId));
+        for (const { field } of edits) {
+          if (field.column === undefined) continue;
+          const [first, second] = field.path;
+          const sent = second === undefined ? expected.data[first] : expected.data[first]?.[second];
+          const stored = row?.[field.column];
+          expect(stored ?? '', field.path.join('.')).toBe(sent ?? '');
+          expect(stored ?? '').toBe((stored ?? '').normalize('NFC'));
+        }
+      }),
+      { numRuns: 400 },
+    );
+    // The generators reach both outcomes often, so the property says something about each.
+    expect(accepted).toBeGreaterThan(40);
+    expect(refused).toBeGreaterThan(40);
   });
 });
