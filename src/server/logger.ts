@@ -1,5 +1,6 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { ServerConfig } from './config';
+import { serializeError } from './error-serializer';
 
 /**
  * Paths pino removes from every log line (issue #2: "The full card number and the CVV are never stored
@@ -36,12 +37,14 @@ export const REDACTED_PATHS: readonly string[] = [
 
 /**
  * The server's pino logger: level from LOG_LEVEL, card fields and CSRF values redacted
- * ({@link REDACTED_PATHS}), JSON lines to `destination` (stdout by default; tests pass an in-memory stream).
+ * ({@link REDACTED_PATHS}), errors logged without SQL parameters or quoted values (serializeError: no donor
+ * details, issue #10), JSON lines to `destination` (stdout by default; tests pass an in-memory stream).
  */
 export function createLogger(config: Pick<ServerConfig, 'logLevel'>, destination?: DestinationStream): Logger {
   const options = {
     level: config.logLevel,
     redact: { paths: [...REDACTED_PATHS], censor: '[Redacted]' },
+    serializers: { err: serializeError },
   };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiError, ProcessDonationSuccess } from '../../shared/api';
 import { cardLast4, detectCardBrand } from '../../shared/card';
@@ -85,7 +86,7 @@ function toPendingDonation(submission: DonationSubmission, gateway: PaymentGatew
 }
 
 /**
- * Writes the pending donation, claiming `key` first when there is one. Returns the donation's id, or the
+ * Writes the pending donation with the id `newDonationId`, claiming `key` first when there is one. Returns the donation's id, or the
  * answer for a key already claimed (issue #3; IETF draft): 422 when its body differs, 409 while its first
  * request is in flight, the stored answer (a replay) once it completed. Throws when the database fails.
  */
@@ -94,16 +95,14 @@ async function claimDonation(
   pending: PendingDonation,
   submission: DonationSubmission,
   key: string | undefined,
+  newDonationId: string,
 ): Promise<{ donationId: string } | { answer: ProcessDonationAnswer }> {
-  if (key === undefined) return { donationId: await createPendingDonation(deps.db, pending) };
+  if (key === undefined) return { donationId: await createPendingDonation(deps.db, pending, newDonationId) };
 
   const fingerprint = fingerprintBody(deps.fingerprintSecret, submission);
   for (let attempt = 1; attempt <= MAX_CLAIM_ATTEMPTS; attempt += 1) {
-    const donationId = await claimKeyAndCreatePendingDonation(deps.db, pending, {
-      key,
-      fingerprint,
-      ttlHours: IDEMPOTENCY_KEY_TTL_HOURS,
-    });
+    const claim = { key, fingerprint, ttlHours: IDEMPOTENCY_KEY_TTL_HOURS };
+    const donationId = await claimKeyAndCreatePendingDonation(deps.db, pending, claim, newDonationId);
     if (donationId) return { donationId };
 
     const earlier = await findIdempotencyKey(deps.db, key);
@@ -140,11 +139,13 @@ export async function processDonation(
   const { db, gateway, log } = deps;
   const pending = toPendingDonation(submission, gateway);
 
+  // NOTE: chosen here, so that a failed write can be logged with the id it would have had.
+  const newDonationId = randomUUID();
   let claimed: Awaited<ReturnType<typeof claimDonation>>;
   try {
-    claimed = await claimDonation(deps, pending, submission, idempotencyKey);
+    claimed = await claimDonation(deps, pending, submission, idempotencyKey, newDonationId);
   } catch (error) {
-    log.error({ err: error }, 'Database unavailable before the charge; nothing charged');
+    log.error({ err: error, donationId: newDonationId }, 'Database unavailable before the charge; nothing charged');
     return failure(503, SERVICE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS.unavailable);
   }
   if ('answer' in claimed) return claimed.answer;

@@ -63,11 +63,15 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
 
 /**
  * Writes a donation with status `pending`, before the card is charged, so that every charge attempt
- * leaves a trace even if the process stops mid-way (issues #2 and #3). Returns the new donation's id (uuid).
+ * leaves a trace even if the process stops mid-way (issues #2 and #3), with the id `donationId` (a new uuid
+ * by default: the caller may choose it, to log it when the write fails). Returns the donation's id.
  * For a request without an Idempotency-Key; see {@link claimKeyAndCreatePendingDonation} for one with a key.
  */
-export async function createPendingDonation(db: Database, donation: PendingDonation): Promise<string> {
-  const donationId = randomUUID();
+export async function createPendingDonation(
+  db: Database,
+  donation: PendingDonation,
+  donationId: string = randomUUID(),
+): Promise<string> {
   await db.insert(donations).values(pendingRow(donationId, donation));
   return donationId;
 }
@@ -99,15 +103,15 @@ function insertSelectOf(row: NewDonationRow): SQL {
  * Claims an Idempotency-Key and writes the donation `pending`, in ONE statement (issue #3: "The claim of a
  * key is atomic in the database (a unique constraint, not a read-then-write)"): the key row is inserted with
  * `ON CONFLICT (key) DO NOTHING`, and the donation only if that insert happened. Both exist or neither, even
- * if the process dies right after. Returns the new donation's id, or undefined when the key was already
- * claimed (then nothing is written; see findIdempotencyKey for what the key holds).
+ * if the process dies right after. The donation's id is `donationId` (a new uuid by default). Returns it, or
+ * undefined when the key was already claimed (then nothing is written; see findIdempotencyKey for what the key holds).
  */
 export async function claimKeyAndCreatePendingDonation(
   db: Database,
   donation: PendingDonation,
   claim: IdempotencyClaim,
+  donationId: string = randomUUID(),
 ): Promise<string | undefined> {
-  const donationId = randomUUID();
   const claimKey = db
     .insert(idempotencyKeys)
     .values({
