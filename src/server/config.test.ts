@@ -113,7 +113,8 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
   it('has the documented defaults: 5 per IP per 10 minutes, 5 per e-mail per hour, 3 declines per card per hour', () => {
     expect(DEFAULT_CARD_TESTING_SETTINGS).toEqual({
       enabled: true,
-      ipAttempts: { max: 5, windowMs: 600_000 },
+      ipRefusals: { max: 5, windowMs: 600_000 },
+      ipAttempts: { max: 60, windowMs: 600_000 },
       emailAttempts: { max: 5, windowMs: 3_600_000 },
       cardDeclines: { max: 3, windowMs: 3_600_000 },
       velocity: { max: 3, windowMs: 600_000, delayMinMs: 250, delayMaxMs: 1000 },
@@ -126,6 +127,8 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
       RATE_LIMITS: 'on',
       RATE_LIMIT_IP_MAX: '10',
       RATE_LIMIT_IP_WINDOW_MS: '60000',
+      RATE_LIMIT_IP_CEILING_MAX: '100',
+      RATE_LIMIT_IP_CEILING_WINDOW_MS: '120000',
       RATE_LIMIT_EMAIL_MAX: '7',
       RATE_LIMIT_EMAIL_WINDOW_MS: '120000',
       RATE_LIMIT_CARD_DECLINES_MAX: '2',
@@ -144,7 +147,8 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
       redisUrl: 'redis://cache.internal:6379/2',
       cardTesting: {
         enabled: true,
-        ipAttempts: { max: 10, windowMs: 60_000 },
+        ipRefusals: { max: 10, windowMs: 60_000 },
+        ipAttempts: { max: 100, windowMs: 120_000 },
         emailAttempts: { max: 7, windowMs: 120_000 },
         cardDeclines: { max: 2, windowMs: 7_200_000 },
         velocity: { max: 4, windowMs: 300_000, delayMinMs: 0, delayMaxMs: 0 },
@@ -170,6 +174,8 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
     ['RATE_LIMIT_IP_MAX', '0'],
     ['RATE_LIMIT_IP_MAX', 'five'],
     ['RATE_LIMIT_IP_WINDOW_MS', '0'],
+    ['RATE_LIMIT_IP_CEILING_MAX', '0'],
+    ['RATE_LIMIT_IP_CEILING_WINDOW_MS', '-5'],
     ['RATE_LIMIT_EMAIL_MAX', '2.5'],
     ['RATE_LIMIT_EMAIL_WINDOW_MS', '10m'],
     ['RATE_LIMIT_CARD_DECLINES_MAX', '-3'],

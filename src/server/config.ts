@@ -124,6 +124,8 @@ const EnvSchema = z.object({
   ),
   RATE_LIMIT_IP_MAX: optionalVar(countVar),
   RATE_LIMIT_IP_WINDOW_MS: optionalVar(durationMsVar),
+  RATE_LIMIT_IP_CEILING_MAX: optionalVar(countVar),
+  RATE_LIMIT_IP_CEILING_WINDOW_MS: optionalVar(durationMsVar),
   RATE_LIMIT_EMAIL_MAX: optionalVar(countVar),
   RATE_LIMIT_EMAIL_WINDOW_MS: optionalVar(durationMsVar),
   RATE_LIMIT_CARD_DECLINES_MAX: optionalVar(countVar),
@@ -255,9 +257,13 @@ function cardTestingSettings(vars: z.infer<typeof EnvSchema>): CardTestingSettin
   const defaults = DEFAULT_CARD_TESTING_SETTINGS;
   return {
     enabled: vars.RATE_LIMITS !== 'off',
+    ipRefusals: {
+      max: vars.RATE_LIMIT_IP_MAX ?? defaults.ipRefusals.max,
+      windowMs: vars.RATE_LIMIT_IP_WINDOW_MS ?? defaults.ipRefusals.windowMs,
+    },
     ipAttempts: {
-      max: vars.RATE_LIMIT_IP_MAX ?? defaults.ipAttempts.max,
-      windowMs: vars.RATE_LIMIT_IP_WINDOW_MS ?? defaults.ipAttempts.windowMs,
+      max: vars.RATE_LIMIT_IP_CEILING_MAX ?? defaults.ipAttempts.max,
+      windowMs: vars.RATE_LIMIT_IP_CEILING_WINDOW_MS ?? defaults.ipAttempts.windowMs,
     },
     emailAttempts: {
       max: vars.RATE_LIMIT_EMAIL_MAX ?? defaults.emailAttempts.max,

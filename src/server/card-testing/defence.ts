@@ -13,8 +13,11 @@ import { randomDelayMs, waitMs } from './velocity-delay';
 
 /**
  * The card-testing defence of the payment routes (OWASP OAT-001 "Carding"; issue #4):
- * - every write request (POST, PUT, PATCH, DELETE) counts against its client IP, checked in `onRequest`,
- *   before the body is even read: over the limit, 429;
+ * - two limits per client IP, checked in `onRequest`, before the body is even read (issue #10, part 4): an
+ *   IP with `ipRefusals.max` write requests (POST, PUT, PATCH, DELETE) declined or refused in its window gets
+ *   429, since card testers show themselves by declines; and a ceiling of `ipAttempts.max` write requests of
+ *   any outcome, high enough for the many donors that carrier-grade NAT, an office or an event's Wi-Fi put
+ *   behind one address. A refusal is counted in `onSend`, from the answer's status ({@link isRefusal});
  * - a valid payment attempt is then checked, in the payment route's preHandler (after validation, before
  *   the Idempotency-Key is claimed or a row written):
  *   1. velocity: an IP whose recent attempts the gateway declined `velocity.max` times answers a generic
@@ -57,6 +60,13 @@ export const VELOCITY_DECLINE_MESSAGE = DECLINE_MESSAGES.generic;
 /** Methods that change nothing and so are not payment attempts. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * True for an answer that counts against the IP's refusals: every 4xx (declined 402, invalid 400, CSRF 403,
+ * limits 429...) but 409, which only tells a client retrying with its Idempotency-Key that its first request
+ * is still in flight.
+ */
+const isRefusal = (statusCode: number) => statusCode >= 400 && statusCode < 500 && statusCode !== 409;
+
 const noDefence: CardTestingDefence = {
   checkPayment: async () => undefined,
   recordDecline: async () => undefined,
@@ -88,7 +98,8 @@ export async function registerCardTestingDefence(
   const cardFingerprintOf = (request: FastifyRequest) => cardFingerprint(secret, submission(request).creditCard.number);
   const emailDigestOf = (request: FastifyRequest) => emailDigest(secret, submission(request).donorEmail);
   const counters = {
-    ip: createLimitCounter(app, 'ip', settings.ipAttempts, clientIp),
+    ip: createLimitCounter(app, 'ip', settings.ipRefusals, clientIp),
+    ipCeiling: createLimitCounter(app, 'ipCeiling', settings.ipAttempts, clientIp),
     email: createLimitCounter(app, 'email', settings.emailAttempts, emailDigestOf),
     card: createLimitCounter(app, 'card', settings.cardDeclines, cardFingerprintOf),
     velocity: createLimitCounter(app, 'velocity', settings.velocity, clientIp),
@@ -115,8 +126,14 @@ export async function registerCardTestingDefence(
 
   app.addHook('onRequest', async (request, reply) => {
     if (SAFE_METHODS.has(request.method)) return undefined;
-    const state = await guarded(request, counters.ip, counters.ip.hit);
-    return state?.exceeded ? tooMany(request, reply, 'ip') : undefined;
+    const attempts = await guarded(request, counters.ipCeiling, counters.ipCeiling.hit);
+    if (attempts?.exceeded) return tooMany(request, reply, 'ipCeiling');
+    const refusals = await guarded(request, counters.ip, counters.ip.peek);
+    return refusals?.remaining === 0 ? tooMany(request, reply, 'ip') : undefined;
+  });
+  // NOTE: onSend, not onResponse: the count is written before the answer leaves, so a client's next request sees it.
+  app.addHook('onSend', async (request, reply) => {
+    if (!SAFE_METHODS.has(request.method) && isRefusal(reply.statusCode)) await guarded(request, counters.ip, counters.ip.hit);
   });
 
   return {

@@ -4,7 +4,10 @@
  * card numbers, CVVs and e-mail addresses never appear, fingerprints only as an 8-character prefix.
  */
 export const CARD_TESTING_EVENTS = {
-  /** A request refused with 429: `limit` says which one (`ip`, `email` or `card`). */
+  /**
+   * A request refused with 429: `limit` says which one (`ip`: the IP's declined and refused attempts,
+   * `ipCeiling`: all of its attempts, `email` or `card`).
+   */
   rateLimitBlocked: 'rate_limit.blocked',
   /** An IP past the velocity limit answered a generic decline without reaching the gateway. */
   velocityBlocked: 'velocity.blocked',
@@ -25,4 +28,4 @@ export const CARD_TESTING_EVENTS = {
 export type CardTestingEvent = (typeof CARD_TESTING_EVENTS)[keyof typeof CARD_TESTING_EVENTS];
 
 /** The limit that refused a request with 429, as logged in `rate_limit.blocked`. */
-export type BlockingLimit = 'ip' | 'email' | 'card';
+export type BlockingLimit = 'ip' | 'ipCeiling' | 'email' | 'card';
