@@ -82,6 +82,28 @@ test.describe('the donation form', () => {
     await expect(page.getByRole('button', { name: 'Complete Donation of $25' })).toBeDisabled();
   });
 
+  test('a donor who pastes text with control characters is asked to remove them, field by field', async ({ page }) => {
+    await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
+    const unsupported = page.getByText('Please remove unsupported characters');
+    for (const [label, pasted] of [
+      ['Phone Number', '555\u00000100'],
+      ['ZIP / Postal Code', 'PV\u001b88'],
+      ['Message (Optional)', 'For the reef\u0007'],
+    ] as const) {
+      const input = field(page, label);
+      await input.fill(pasted);
+      await input.blur();
+      await expect(unsupported).toHaveCount(1);
+      await input.fill(pasted.replace(/[\u0000-\u001f]/g, ''));
+      await input.blur();
+      await expect(unsupported).toHaveCount(0);
+    }
+    // A message keeps its lines and tabs.
+    await field(page, 'Message (Optional)').fill('For the reef,\n\twith love');
+    await field(page, 'Message (Optional)').blur();
+    await expect(unsupported).toHaveCount(0);
+  });
+
   test('an expired card is refused before any payment is tried', async ({ page }) => {
     // NOTE: the browser's clock is fixed in June 2027, so January 2027 is always in the past.
     await page.clock.setFixedTime(new Date('2027-06-15T12:00:00'));
