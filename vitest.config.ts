@@ -2,11 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Unit and API tests (Vitest). They sit next to their code as `*.test.ts`; the browser suite is
- * Playwright's (tests/e2e). Two workers at most: the machine has two cores.
+ * Playwright's (tests/e2e); the stand-ins of Stripe test themselves (tests/stand-ins). Two workers at most: the machine has two cores.
  */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'tests/stand-ins/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
