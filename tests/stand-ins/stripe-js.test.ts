@@ -3,6 +3,7 @@
  * page on another origin loads `${url}/v3/stripe.js`, mounts a Payment Element in deferred mode, a
  * donor types a test card into the iframe, and the page confirms a PaymentIntent created with the SDK.
  */
+import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
@@ -41,6 +42,14 @@ function sitePage(): string {
 </script></body></html>`;
 }
 
+/** The same page written with @stripe/react-stripe-js: Stripe.js is loaded first, so `loadStripe` finds `window.Stripe`. */
+function reactPage(): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Donate (React)</title>
+<script src="${standIn.stripeJsUrl}"></script>
+<script>window.standInPublishableKey = ${JSON.stringify(standIn.publishableKey)};</script></head>
+<body><div id="root"></div><script src="/react-form.js"></script></body></html>`;
+}
+
 interface PayResult {
   submitError?: { type: string; code: string; message: string };
   paymentIntent?: { id: string; status: string };
@@ -58,8 +67,21 @@ declare global {
 beforeAll(async () => {
   standIn = await startStripeApiStandIn();
   stripe = new Stripe(standIn.secretKey, { host: '127.0.0.1', port: standIn.port, protocol: 'http', maxNetworkRetries: 0 });
-  site = createServer((_request, response) => {
-    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(sitePage());
+  const reactBundle = await build({
+    entryPoints: [new URL('./fixtures/react-payment-form.tsx', import.meta.url).pathname],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"development"' },
+    logLevel: 'silent',
+  });
+  site = createServer((request, response) => {
+    if (request.url === '/react-form.js') {
+      response.writeHead(200, { 'Content-Type': 'text/javascript' }).end(reactBundle.outputFiles[0]?.text);
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(request.url === '/react' ? reactPage() : sitePage());
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/donate`;
@@ -148,5 +170,20 @@ describe('Stripe.js stand-in', () => {
     await page.keyboard.press('Tab');
     const focused = await cardFrame().getByLabel('Card number').evaluate((input) => input === document.activeElement && document.hasFocus());
     expect(focused).toBe(true);
+  });
+
+  it('works under @stripe/react-stripe-js: <Elements> with loadStripe, <PaymentElement>, useStripe and useElements', async () => {
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') warnings.push(message.text());
+    });
+    await page.goto(siteUrl.replace('/donate', '/react'));
+    await page.waitForFunction(() => window.reactReady === true && typeof window.reactPay === 'function');
+    await typeCard('5555 5555 5555 4444');
+    const intent = await newIntent();
+    const result = (await page.evaluate((secret) => window.reactPay?.(secret), intent.client_secret ?? '')) as PayResult;
+    expect(result.paymentIntent).toMatchObject({ id: intent.id, status: 'succeeded' });
+    expect(await page.locator('iframe[title="Secure payment input frame"]').count()).toBe(1);
+    expect(warnings).toEqual([]);
   });
 });

@@ -35,6 +35,8 @@ export interface StripeApiStandInOptions {
   enabledEvents?: string[];
   /** Clock for `created` timestamps and card expiry checks (default: the real clock). */
   now?: () => Date;
+  /** Port on 127.0.0.1 (default 0: a random free port). A fixed one suits a server started before the stand-in's tests. */
+  port?: number;
 }
 
 /** One logged API request. Never carries the body, so never a card number. */
@@ -196,7 +198,7 @@ function pick(object: object, fields: readonly string[]): Record<string, unknown
 }
 
 /**
- * Starts the stand-in on 127.0.0.1 with a random port. Resolves once it listens.
+ * Starts the stand-in on 127.0.0.1 with a random port (or `options.port`). Resolves once it listens.
  * Errors: rejects when the port cannot be bound.
  */
 export async function startStripeApiStandIn(options: StripeApiStandInOptions = {}): Promise<StripeApiStandIn> {
@@ -536,7 +538,7 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   baseUrl = `http://127.0.0.1:${port}`;
