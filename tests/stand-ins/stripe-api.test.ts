@@ -148,7 +148,7 @@ describe('payment intents', () => {
   it('refuses raw card numbers from the secret key, unknown parameters, a bad key and an unknown id', async () => {
     await expect(stripe.paymentMethods.create({ type: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: 2040 } })).rejects.toMatchObject({ statusCode: 402 });
     await expect(stripe.paymentIntents.create({ amount: 1000, currency: 'usd', colour: 'blue' } as Stripe.PaymentIntentCreateParams)).rejects.toMatchObject({ statusCode: 400, code: 'parameter_unknown', param: 'colour' });
-    await expect(stripe.paymentIntents.create({ amount: 10, currency: 'usd' })).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_small' });
+    await expect(stripe.paymentIntents.create({ amount: 10, currency: 'usd' })).rejects.toMatchObject({ statusCode: 400, code: 'amount_too_small', message: 'Amount must be at least $0.50 usd' });
     const wrongKey = new Stripe('sk_test_wrong_key_123456789', { host: '127.0.0.1', port: standIn.port, protocol: 'http', maxNetworkRetries: 0 });
     await expect(wrongKey.paymentIntents.retrieve('pi_x')).rejects.toBeInstanceOf(Stripe.errors.StripeAuthenticationError);
     await expect(stripe.paymentIntents.retrieve('pi_missing')).rejects.toMatchObject({ statusCode: 404, code: 'resource_missing', message: "No such payment_intent: 'pi_missing'" });
@@ -318,6 +318,13 @@ describe('injected failures', () => {
     expect(standIn.requests.filter((request) => request.idempotencyKey === 'outage-1').map((request) => request.status)).toEqual([500, 200]);
     standIn.failNextRequests(1, { status: 500, shouldRetry: false });
     await expect(retrying.paymentIntents.retrieve(intent.id)).rejects.toBeInstanceOf(Stripe.errors.StripeAPIError);
+  });
+
+  it('drops a connection: the SDK retries a closed connection once, with the same idempotency key, and it succeeds', async () => {
+    standIn.failNextRequests(1, { dropConnection: true });
+    const intent = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd' }, { idempotencyKey: 'dropped-1' });
+    expect(intent.status).toBe('requires_payment_method');
+    expect(standIn.requests.filter((request) => request.idempotencyKey === 'dropped-1').map((request) => request.status)).toEqual([0, 200]);
   });
 
   it('executes a delayed request although the client timed out, so a retry with the key replays it', async () => {

@@ -46,7 +46,9 @@ export interface LoggedRequest {
   path: string;
   auth: 'secret' | 'publishable' | 'none';
   idempotencyKey: string | null;
+  /** HTTP status answered; 0 for a connection dropped by `failNextRequests({dropConnection: true})`. */
   status: number;
+  /** True when the answer was an idempotent replay. */
   replayed: boolean;
 }
 
@@ -59,6 +61,8 @@ export interface InjectedFailure {
   message?: string;
   /** Value of the `Stripe-Should-Retry` header, which the SDK obeys; unset sends none (the SDK then retries 409 and 5xx). */
   shouldRetry?: boolean;
+  /** Closes the connection without any answer instead (the SDK sees a network error; it retries a closed connection once even with maxNetworkRetries 0). */
+  dropConnection?: boolean;
   /** Only requests for which this returns true count (default: every `/v1/` request). */
   match?: (request: { method: string; path: string }) => boolean;
 }
@@ -105,7 +109,7 @@ export interface StripeApiStandIn {
   closeDispute(disputeId: string, outcome: 'won' | 'lost'): Stripe.Dispute;
   /** Completes or fails the 3-D Secure challenge of an intent in `requires_action`, as the donor would in the challenge frame. */
   authenticate(intentId: string, outcome: AuthenticationOutcome): Stripe.PaymentIntent | Stripe.SetupIntent;
-  /** Answers the next `count` matching `/v1/` requests with an error, without executing them (an outage: nothing is charged nor saved for idempotency). */
+  /** Answers the next `count` matching `/v1/` requests with an error (or drops them), without executing them (an outage: nothing is charged nor saved for idempotency). */
   failNextRequests(count: number, failure?: InjectedFailure): void;
   /**
    * Executes the next `count` matching `/v1/` requests at once but holds their answers for `delayMs`:
@@ -401,9 +405,15 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
     const failure = failures.find((entry) => entry.remaining > 0 && matches(entry.failure.match));
     if (failure) {
       failure.remaining -= 1;
-      const { status = 500, type = 'api_error', message = 'An unknown error occurred', shouldRetry } = failure.failure;
+      const { status = 500, type = 'api_error', message = 'An unknown error occurred', shouldRetry, dropConnection } = failure.failure;
       if (shouldRetry !== undefined) headers['Stripe-Should-Retry'] = String(shouldRetry);
       await readBody(request);
+      if (dropConnection) {
+        log.status = 0;
+        requests.push(log);
+        request.socket.destroy();
+        return;
+      }
       finish({ status, body: { error: { type, message } } });
       return;
     }

@@ -520,6 +520,7 @@ export class StripeState {
     };
     const returnUrl = readString(params, 'return_url');
     if (returnUrl && readBoolean(params, 'confirm') !== true) throw invalidRequest('return_url can only be passed when confirm=true.', 'return_url');
+    if (readString(params, 'off_session') !== undefined && readBoolean(params, 'confirm') !== true) throw invalidRequest('off_session can only be passed when confirm=true.', 'off_session');
     // Validate the payment method before anything is stored, so a bad request leaves no intent behind.
     const method = this.confirmationMethod(params, null, intent.customer as string | null, ctx);
     this.paymentIntents.set(id, intent);
@@ -536,7 +537,6 @@ export class StripeState {
       }
       return this.confirmPaymentIntent(id, confirmParams, ctx);
     }
-    if (readString(params, 'off_session') !== undefined) throw invalidRequest('off_session can only be passed when confirm=true.', 'off_session');
     return intent;
   }
 
@@ -544,9 +544,9 @@ export class StripeState {
     if (!CURRENCIES.has(currency)) throw invalidRequest(`Invalid currency: ${currency}. The stand-in supports ${[...CURRENCIES].join(', ')}.`, 'currency', 'parameter_invalid_string');
     const minimum = MINIMUM_AMOUNT[currency] ?? 50;
     if (amount < minimum) {
-      throw invalidRequest(`Amount must be at least ${(minimum / 100).toFixed(2)} ${currency}`, 'amount', 'amount_too_small');
+      throw invalidRequest(`Amount must be at least $${(minimum / 100).toFixed(2)} ${currency}`, 'amount', 'amount_too_small');
     }
-    if (amount > MAXIMUM_AMOUNT) throw invalidRequest(`Amount must be no more than ${(MAXIMUM_AMOUNT / 100).toFixed(2)} ${currency}`, 'amount', 'amount_too_large');
+    if (amount > MAXIMUM_AMOUNT) throw invalidRequest(`Amount must be no more than $${(MAXIMUM_AMOUNT / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} ${currency}`, 'amount', 'amount_too_large');
   }
 
   /** POST /v1/payment_intents/:id (https://docs.stripe.com/api/payment_intents/update). */

@@ -340,6 +340,10 @@ function createStripe(publishableKey: unknown, _options?: Record<string, unknown
     if (!(elements instanceof ElementsGroup)) throw new IntegrationError(`${call}: expected an \`elements\` group with a mounted Payment Element.`);
     const frame = elements.element?.frame;
     if (!frame) throw new IntegrationError(`${call}: the Payment Element must be mounted before confirming.`);
+    const mode = elements.options.mode;
+    if (mode && (mode === 'setup') !== (kind === 'setup')) {
+      throw new IntegrationError(`${call}: this Elements group was created with mode '${mode}'; use ${kind === 'setup' ? 'stripe.confirmPayment()' : 'stripe.confirmSetup()'}.`);
+    }
     const clientSecret = secretOf(options.clientSecret ?? elements.options.clientSecret, kind);
     elements.checkSubmitted(call);
     const redirect = options.redirect ?? 'always';
