@@ -33,6 +33,8 @@ async function main(): Promise<void> {
       emptyOutDir: true,
       manifest: false,
       copyPublicDir: false,
+      // NOTE: minified, for the one function the page inlines as source: the early choices script (decision 0023).
+      minify: true,
       rolldownOptions: { output: { entryFileNames: 'entry-prerender.js' } },
     },
   });

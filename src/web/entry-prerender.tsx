@@ -4,6 +4,8 @@ import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { PATHS } from './paths';
 import { SiteRoot } from './app';
+import { EARLY_CHOICES_MARKUP } from './donate/selection/early-choices';
+import { earlyChoicesScriptTag } from './donate/selection/early-choices-script';
 import { createEmotionCache } from './emotion-cache';
 import type { PrerenderedContent } from './prerender-page';
 
@@ -18,12 +20,18 @@ function AtDonate({ children }: { children?: ReactNode }) {
  * StaticRouter, in the default state: no stored selection exists at build time, and the selection screen applies one only after hydrating.
  * Returns the markup and the critical CSS as emotion `<style data-emotion>` tags (globals such as
  * CssBaseline first), which the browser's emotion cache with the same key adopts instead of inserting
- * them again (emotion SSR with @emotion/server's extractCriticalToChunks). The tags carry no nonce:
- * the server adds the per-response nonce to every tag of the page it sends.
+ * them again (emotion SSR with @emotion/server's extractCriticalToChunks), then the early choices script,
+ * which makes the markup answer the donor's taps until the app is live (issue #10, decision 0023). The tags
+ * carry no nonce: the server adds the per-response nonce to every tag of the page it sends.
  */
 export function renderLandingScreen(): PrerenderedContent {
   const cache = createEmotionCache();
   const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
   const rootHtml = renderToString(<SiteRoot cache={cache} Router={AtDonate} />);
-  return { path: PATHS.donate, rootHtml, headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) };
+  return {
+    path: PATHS.donate,
+    rootHtml,
+    headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) + earlyChoicesScriptTag(),
+    rootAttributes: { [EARLY_CHOICES_MARKUP.state]: '' },
+  };
 }

@@ -26,6 +26,11 @@ describe('pre-rendered page', () => {
     expect(loader).toContain('"first-contentful-paint"');
   });
 
+  it('gives #root the content\'s own attributes after the route, escaped', () => {
+    const page = fillPageTemplate(TEMPLATE, { path: '/donate', rootHtml: '', headHtml: '', rootAttributes: { 'data-early-choices': '', 'data-x': 'a"&b' } });
+    expect(page).toContain('<div id="root" data-prerendered-path="/donate" data-early-choices="" data-x="a&quot;&amp;b"></div>');
+  });
+
   it('refuses a template without an empty root or a head', () => {
     const content = { path: '/donate', rootHtml: '', headHtml: '' };
     expect(() => fillPageTemplate(TEMPLATE.replace('<div id="root"></div>', '<div id="app"></div>'), content)).toThrow(/root/);

@@ -9,8 +9,18 @@ export interface PrerenderedContent {
   path: string;
   /** The app's HTML for that route (React's renderToString). */
   rootHtml: string;
-  /** Tags that go just before `</head>`: the critical CSS as emotion `<style data-emotion>` tags. */
+  /**
+   * Tags that go just before `</head>`: the critical CSS as emotion `<style data-emotion>` tags, and inline
+   * scripts that must run before the screen can be touched (the early choices script, decision 0023).
+   */
   headHtml: string;
+  /** More attributes of the `#root` element, by name (values are escaped here). */
+  rootAttributes?: Readonly<Record<string, string>>;
+}
+
+/** `value` escaped for a double-quoted HTML attribute. */
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 }
 
 /** The built page's module entry script and its `modulepreload` links (Vite writes both into `<head>`). */
@@ -37,7 +47,7 @@ function afterPaintLoader(entry: string, preloads: string[]): string {
 
 /**
  * The built index.html (`template`) with `content` in it: the markup inside `<div id="root">`, which
- * also gets the route attribute, and the head tags before `</head>` (issue #5, decision 0021: the
+ * also gets the route attribute and `content.rootAttributes`, and the head tags before `</head>` (issue #5, decision 0021: the
  * landing screen ships as HTML). The entry script and its module preloads leave `<head>` for
  * {@link afterPaintLoader} at the end of `<body>`: the screen paints from the HTML before any of the
  * app's JavaScript is fetched, so that JavaScript never competes with the first paint.
@@ -56,7 +66,9 @@ export function fillPageTemplate(template: string, content: PrerenderedContent):
   if (rootAt === -1) throw new Error(`The page template has no empty ${EMPTY_ROOT}`);
   if (headEndAt === -1 || headEndAt > rootAt) throw new Error('The page template has no </head> before its root element');
   if (bodyEndAt < rootAt) throw new Error('The page template has no </body> after its root element');
-  const root = `<div id="root" ${PRERENDERED_PATH_ATTRIBUTE}="${content.path}">${content.rootHtml}</div>`;
+  const attributes = { [PRERENDERED_PATH_ATTRIBUTE]: content.path, ...content.rootAttributes };
+  const attributesHtml = Object.entries(attributes).map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`);
+  const root = `<div id="root"${attributesHtml.join('')}>${content.rootHtml}</div>`;
   return (
     page.slice(0, headEndAt) +
     content.headHtml +

@@ -5,12 +5,27 @@ import { FREQUENCY_LABELS, type Frequency } from '../../src/shared/frequencies';
 
 /**
  * Waits until the app is live on the page. /donate paints from its pre-rendered HTML before the app's
- * JavaScript loads (issue #5, decision 0021), and a click on that markup before then does nothing, for
- * a test as for a donor; the app drops the root's `data-prerendered-path` once it has hydrated.
- * Other routes never carry the attribute, so this returns at once there.
+ * JavaScript loads (issue #5, decision 0021); choices made on that markup before then count (decision
+ * 0023, early-choices.spec.ts), but the other specs test the live app. The app drops the root's
+ * `data-prerendered-path` once it has hydrated. Other routes never carry the attribute, so this returns at once there.
  */
 export async function waitForApp(page: Page): Promise<void> {
   await expect(page.locator(`#root[${PRERENDERED_PATH_ATTRIBUTE}]`)).toHaveCount(0);
+}
+
+/**
+ * Collects, from now on, every uncaught error of `page` and every error it logs to the console (hydration
+ * mismatches included) into the returned list, which a test expects to stay empty.
+ */
+export function recordPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // NOTE: a declined card answers 402 and a field the server refuses 400, which Chromium reports as a failed
+    // resource load; that is the product working.
+    if (message.type() === 'error' && !/status of 40[02]/.test(message.text())) errors.push(`console: ${message.text()}`);
+  });
+  return errors;
 }
 
 /**
@@ -35,13 +50,7 @@ export const test = base.extend<{ pageErrors: string[] }>({
   },
   pageErrors: [
     async ({ page }, use) => {
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-      page.on('console', (message) => {
-        // NOTE: a declined card answers 402 and a field the server refuses 400, which Chromium reports as a failed
-        // resource load; that is the product working.
-        if (message.type() === 'error' && !/status of 40[02]/.test(message.text())) errors.push(`console: ${message.text()}`);
-      });
+      const errors = recordPageErrors(page);
       await use(errors);
       expect(errors, 'the page logged errors').toEqual([]);
     },

@@ -2,6 +2,7 @@ import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { CAUSE_DETAILS, CAUSES, type Cause } from '../../../shared/causes';
 import { CauseIcon } from '../../components/cause-icon';
+import { choiceGroupProps } from './early-choices';
 import { toggleGridSx } from './toggle-grid-sx';
 
 /** Props of {@link CausePicker}: the chosen cause (or null), its setter, and the id of the labelling heading. */
@@ -26,13 +27,16 @@ export function CausePicker({ value, onChange, labelledBy }: CausePickerProps) {
       }}
       aria-labelledby={labelledBy}
       sx={toggleGridSx({ xs: 1 })}
+      {...choiceGroupProps('cause')}
     >
       {CAUSES.map((cause) => {
         const { displayName, icon } = CAUSE_DETAILS[cause];
         return (
+          // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
           <ToggleButton
             key={cause}
             value={cause}
+            suppressHydrationWarning
             sx={{ justifyContent: 'flex-start', textAlign: 'left', gap: 1.5, py: 1.5, px: 2 }}
           >
             <CauseIcon name={icon} />

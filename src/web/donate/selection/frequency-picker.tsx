@@ -1,6 +1,7 @@
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { FREQUENCIES, FREQUENCY_LABELS, type Frequency } from '../../../shared/frequencies';
+import { choiceGroupProps } from './early-choices';
 import { toggleGridSx } from './toggle-grid-sx';
 
 /** Props of {@link FrequencyPicker}: the chosen frequency, its setter, and the id of the labelling heading. */
@@ -24,9 +25,11 @@ export function FrequencyPicker({ value, onChange, labelledBy }: FrequencyPicker
       }}
       aria-labelledby={labelledBy}
       sx={toggleGridSx({ xs: 3 })}
+      {...choiceGroupProps('frequency')}
     >
       {FREQUENCIES.map((frequency) => (
-        <ToggleButton key={frequency} value={frequency} sx={{ px: 1 }}>
+        // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
+        <ToggleButton key={frequency} value={frequency} sx={{ px: 1 }} suppressHydrationWarning>
           {FREQUENCY_LABELS[frequency]}
         </ToggleButton>
       ))}

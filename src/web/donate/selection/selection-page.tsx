@@ -4,7 +4,7 @@ import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useId } from 'react';
+import { useEffect, useEffectEvent, useId } from 'react';
 import { useNavigate } from 'react-router';
 import type { Cause } from '../../../shared/causes';
 import { useMountedByHydration } from '../../components/hydration';
@@ -13,6 +13,7 @@ import { prefetchDonationFormPage } from '../form/load-donation-form-page';
 import { PATHS } from '../../paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { AmountPicker } from './amount-picker';
+import { EARLY_CHOICES_MARKUP, markerProps } from './early-choices';
 import { CausePicker } from './cause-picker';
 import { FrequencyPicker } from './frequency-picker';
 import { ImpactBanner } from './impact-banner';
@@ -23,7 +24,8 @@ import { useSelectionChoices } from './use-selection-choices';
  * The selection screen, /donate (spec sections 1, 2 and 4): the landing hero, then the amount,
  * frequency and cause, the impact banner, and 'Continue to Donation', which stores the selection
  * and opens the form once all three are chosen. It makes no API calls (spec section 7); picking a
- * cause prefetches the form's code.
+ * cause prefetches the form's code. Choices made on the pre-rendered screen before the app was live,
+ * and a press of Continue then, count (issue #10, decision 0023).
  */
 export function SelectionPage() {
   const { selection: stored, setSelection } = useDonationStore();
@@ -44,6 +46,13 @@ export function SelectionPage() {
     setSelection(choices.selection);
     void navigate(PATHS.donationForm);
   };
+
+  // A press of Continue before the app was live (issue #10, decision 0023) counts once the choices are in.
+  const confirmEarlyPress = useEffectEvent(confirm);
+  const { continued: continuedEarly } = choices.early;
+  useEffect(() => {
+    if (continuedEarly) confirmEarlyPress();
+  }, [continuedEarly]);
 
   return (
     <>
@@ -79,6 +88,12 @@ export function SelectionPage() {
             <ImpactBanner amount={choices.amount} frequency={choices.frequency} cause={choices.cause} />
 
             <Button
+              // NOTE: the early script may have enabled this button in the markup (decision 0023), which hydration
+              // keeps; it is re-created once the app has taken early choices, as React would not write a
+              // `disabled` its state did not change.
+              key={choices.early.taken ? 'after-early-choices' : 'first'}
+              suppressHydrationWarning
+              {...markerProps(EARLY_CHOICES_MARKUP.continueButton)}
               variant="contained"
               size="large"
               disabled={choices.selection === null}

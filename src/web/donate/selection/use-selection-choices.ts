@@ -1,9 +1,10 @@
-import { startTransition, useEffect, useRef, useState } from 'react';
+import { startTransition, useLayoutEffect, useRef, useState } from 'react';
 import { DEFAULT_AMOUNT_DOLLARS, NOT_AN_AMOUNT_MESSAGE, parseCustomAmount, PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
 import type { Cause } from '../../../shared/causes';
 import { getMinAmountDollars } from '../../config/min-amount';
 import type { DonationSelection } from '../../../shared/donation';
 import { DEFAULT_FREQUENCY, type Frequency } from '../../../shared/frequencies';
+import { CUSTOM_AMOUNT_VALUE, type EarlyChoices, takeEarlyChoices } from './early-choices';
 
 /**
  * What the amount controls hold: the pressed preset, and whether/what the custom field holds.
@@ -32,6 +33,11 @@ export interface SelectionChoices {
   cause: Cause | null;
   /** The complete selection, or null until amount, frequency and cause are all set (spec section 5). */
   selection: DonationSelection | null;
+  /**
+   * Whether the screen took choices the donor made before the app was live (issue #10, decision 0023), and
+   * whether they pressed Continue to Donation then (the screen continues as soon as it can).
+   */
+  early: { taken: boolean; continued: boolean };
   selectPreset: (amountDollars: number) => void;
   /** Shows the custom field, or hides and clears it. */
   setCustomOpen: (open: boolean) => void;
@@ -55,6 +61,13 @@ function amountStateFor(amountDollars: number): AmountState {
     : { preset: null, customOpen: true, customText: String(amountDollars), customBadInput: false };
 }
 
+/** The amount controls the donor left on the pre-rendered screen (see {@link EarlyChoices}). */
+function amountStateOfEarlyChoices({ amount, customText, customBadInput }: EarlyChoices): AmountState {
+  return amount === CUSTOM_AMOUNT_VALUE
+    ? { preset: null, customOpen: true, customText, customBadInput }
+    : { preset: amount, customOpen: false, customText: '', customBadInput: false };
+}
+
 /**
  * State of the selection screen. It starts at $25, One-time Gift, no cause, custom field hidden
  * (spec section 4), or at the donor's earlier selection when they come back to change it.
@@ -62,9 +75,11 @@ function amountStateFor(amountDollars: number): AmountState {
  * custom text becomes the amount only when `parseCustomAmount` accepts it, and text the browser cannot
  * read as a number selects none and says so (issue #2).
  * `mountedByHydration` true (the screen hydrates the pre-rendered page, see useMountedByHydration)
- * starts at the defaults whatever `initial` is, so the first render matches the build's, and takes
- * `initial` right after mounting, in a transition: React renders it in slices that never block the
- * main thread for long, and skips it when nothing was stored (issue #5, decision 0021).
+ * starts at the defaults whatever `initial` is, so the first render matches the build's. Right after
+ * mounting it takes the choices the donor made on the pre-rendered markup before the app was live, if
+ * any (issue #10, decision 0023): at once, before the browser paints or handles another tap, since the
+ * markup already shows them. Otherwise it takes `initial`, in a transition: React renders it in slices
+ * that never block the main thread for long, and skips it when nothing was stored (issue #5, decision 0021).
  */
 export function useSelectionChoices(initial: DonationSelection | null, mountedByHydration = false): SelectionChoices {
   const start = mountedByHydration ? null : initial;
@@ -72,18 +87,29 @@ export function useSelectionChoices(initial: DonationSelection | null, mountedBy
   const [frequency, setFrequency] = useState<Frequency>(start?.frequency ?? DEFAULT_FREQUENCY);
   const [cause, setCause] = useState<Cause | null>(start?.cause ?? null);
 
+  const [early, setEarly] = useState({ taken: false, continued: false });
+
   const pendingRestore = useRef(mountedByHydration ? initial : null);
-  useEffect(() => {
+  // NOTE: a layout effect: the early choices are taken in the commit of the hydration itself, before the early
+  // script could handle another tap or React could re-render the controls the script changed.
+  useLayoutEffect(() => {
     const stored = pendingRestore.current;
     pendingRestore.current = null;
-    if (stored) {
+    const earlyChoices = mountedByHydration ? takeEarlyChoices(document.getElementById('root')) : null;
+    if (earlyChoices) {
+      // eslint-disable-next-line react-hooks/set-state-in-effect -- on purpose: a synchronous re-render with what the markup already shows
+      setAmountState(amountStateOfEarlyChoices(earlyChoices));
+      setFrequency(earlyChoices.frequency);
+      setCause(earlyChoices.cause);
+      setEarly({ taken: true, continued: earlyChoices.continued });
+    } else if (stored) {
       startTransition(() => {
         setAmountState(amountStateFor(stored.amount));
         setFrequency(stored.frequency);
         setCause(stored.cause);
       });
     }
-  }, []);
+  }, [mountedByHydration]);
 
   const { preset, customOpen, customText, customBadInput } = amountState;
   // The deployment's minimum (MIN_DONATION_AMOUNT, issue #4), as the server also enforces it.
@@ -104,6 +130,7 @@ export function useSelectionChoices(initial: DonationSelection | null, mountedBy
     frequency,
     cause,
     selection,
+    early,
     selectPreset: (amountDollars) => setAmountState({ preset: amountDollars, customOpen: false, customText: '', customBadInput: false }),
     setCustomOpen: (open) => setAmountState({ preset: null, customOpen: open, customText: '', customBadInput: false }),
     setCustomText: (text, badInput = false) => setAmountState((state) => ({ ...state, customText: text, customBadInput: badInput })),
