@@ -94,7 +94,7 @@ test.describe('the donation form', () => {
       await input.fill(pasted);
       await input.blur();
       await expect(unsupported).toHaveCount(1);
-      await input.fill(pasted.replace(/[\u0000-\u001f]/g, ''));
+      await input.fill([...pasted].filter((character) => character >= ' ').join(''));
       await input.blur();
       await expect(unsupported).toHaveCount(0);
     }
