@@ -11,7 +11,11 @@ import { donationRoutes } from './donations/routes';
 import { apiError, handleError, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
 import { fingerprintSecret } from './idempotency/idempotency-key';
 import { createLogger } from './logger';
+import { systemClock, type Clock } from './mail/clock';
+import { registerMail } from './mail/plugin';
+import type { MailTransport } from './mail/transport';
 import type { PaymentGateway } from './payments/gateway';
+import { registerReceipts } from './receipts/plugin';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSite } from './site';
 
@@ -26,6 +30,10 @@ export interface BuildAppOptions {
   gateway: PaymentGateway;
   /** A pino logger; defaults to {@link createLogger} on stdout. Tests pass one writing to memory. */
   logger?: Logger;
+  /** The clock of the runners and receipt links (DESIGN.md, "Time"); the machine's by default. */
+  clock?: Clock;
+  /** Where mail goes instead of the transport SMTP_URL / MAIL_DIR select (tests). */
+  mailTransport?: MailTransport;
 }
 
 /** The Fastify instance {@link buildApp} returns. */
@@ -37,7 +45,7 @@ export type App = FastifyInstance;
  * and main.ts calls `listen`. Resolves once every plugin is loaded (`ready`).
  * Throws if WEB_ROOT/index.html exists but cannot be read, or a plugin fails to load.
  */
-export async function buildApp({ config, db, gateway, logger }: BuildAppOptions): Promise<App> {
+export async function buildApp({ config, db, gateway, logger, clock, mailTransport }: BuildAppOptions): Promise<App> {
   const app: App = Fastify({
     // NOTE: typed as Fastify's base logger so the instance type stays the plain FastifyInstance.
     loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
@@ -70,6 +78,8 @@ export async function buildApp({ config, db, gateway, logger }: BuildAppOptions)
     cookieSecret: config.cookieSecret,
     redisUrl: config.redisUrl,
   });
+  // Receipts (issue #12): before the donation routes, whose answers get the receipt link from its root hook.
+  const receipts = await registerReceipts(app, { db, config, clock: clock ?? systemClock });
   await app.register(donationRoutes, {
     db,
     gateway,
@@ -77,6 +87,8 @@ export async function buildApp({ config, db, gateway, logger }: BuildAppOptions)
     cardTesting,
     minAmountCents: config.minAmountCents,
   });
+  // The transactional outbox's relay: receipts and other mail (issue #12); started once the server listens.
+  await registerMail(app, { db, settings: config.mail, compose: receipts.compose, clock: clock ?? systemClock, transport: mailTransport });
   await registerSite(app, config);
   await app.ready();
   return app;

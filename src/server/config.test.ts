@@ -3,7 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_CONFIG } from '../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing/settings';
-import { DEVELOPMENT_COOKIE_SECRET, loadConfig, testDatabaseUrl } from './config';
+import {
+  DEFAULT_ORG_LEGAL_NAME,
+  DEFAULT_RECEIPT_TAX_STATEMENT,
+  DEVELOPMENT_COOKIE_SECRET,
+  loadConfig,
+  testDatabaseUrl,
+} from './config';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const productionSecret = 'x'.repeat(32);
@@ -29,6 +35,19 @@ describe('loadConfig', () => {
       minAmountCents: 100,
       redisUrl: undefined,
       cardTesting: DEFAULT_CARD_TESTING_SETTINGS,
+      mail: {
+        smtpUrl: undefined,
+        from: 'Belize Barrier Reef Donations <receipts@localhost>',
+        dir: path.resolve('./data/mail'),
+        pollIntervalMs: 1_000,
+      },
+      organization: {
+        legalName: DEFAULT_ORG_LEGAL_NAME,
+        address: undefined,
+        taxId: undefined,
+        taxStatement: DEFAULT_RECEIPT_TAX_STATEMENT,
+      },
+      adminToken: undefined,
     });
   });
 
@@ -204,6 +223,58 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
     expect(loadConfig({ MIN_DONATION_AMOUNT: '1' }).minAmountCents).toBe(100);
     expect(loadConfig({ MIN_DONATION_AMOUNT: '5' }).minAmountCents).toBe(500);
     expect(loadConfig({ MIN_DONATION_AMOUNT: '3.99' })).toMatchObject({ minAmountCents: 399, site: { minAmountDollars: 3.99 } });
+  });
+});
+
+describe('loadConfig: mail, organisation profile and operator token (issue #12)', () => {
+  it('reads SMTP_URL, MAIL_FROM, MAIL_DIR, the organisation profile and ADMIN_TOKEN', () => {
+    const config = loadConfig({
+      DATA_DIR: '/srv/reef',
+      SMTP_URL: 'smtps://user:secret@mail.example.org:465',
+      MAIL_FROM: 'Reef Receipts <receipts@reef.example.org>',
+      MAIL_POLL_INTERVAL_MS: '500',
+      ORG_LEGAL_NAME: 'Reef Trust Ltd',
+      ORG_ADDRESS: '1 Front Street, Belize City, Belize',
+      ORG_TAX_ID: 'BZ-CH-123',
+      RECEIPT_TAX_STATEMENT: 'Our own wording.',
+      ADMIN_TOKEN: 'a'.repeat(32),
+    });
+    expect(config.mail).toEqual({
+      smtpUrl: 'smtps://user:secret@mail.example.org:465',
+      from: 'Reef Receipts <receipts@reef.example.org>',
+      dir: '/srv/reef/mail',
+      pollIntervalMs: 500,
+    });
+    expect(config.organization).toEqual({
+      legalName: 'Reef Trust Ltd',
+      address: '1 Front Street, Belize City, Belize',
+      taxId: 'BZ-CH-123',
+      taxStatement: 'Our own wording.',
+    });
+    expect(config.adminToken).toBe('a'.repeat(32));
+    expect(loadConfig({ MAIL_DIR: 'out/mail' }).mail.dir).toBe(path.resolve('out/mail'));
+    expect(loadConfig({ MAIL_FROM: 'receipts@reef.example.org' }).mail.from).toBe('receipts@reef.example.org');
+    expect(loadConfig({ PUBLIC_URL: 'https://give.example.org' }).mail.from).toBe(
+      'Belize Barrier Reef Donations <receipts@give.example.org>',
+    );
+  });
+
+  it('makes no tax-deductibility claim by default', () => {
+    const statement = loadConfig({}).organization.taxStatement;
+    expect(statement).toMatch(/no goods or services/i);
+    expect(statement).toMatch(/consult a tax advisor/i);
+    expect(statement).not.toMatch(/is (fully )?tax[- ]deductible/i);
+  });
+
+  it.each([
+    ['SMTP_URL', 'http://mail.example.org', 'must be an smtp:// or smtps:// URL'],
+    ['MAIL_FROM', 'not an address', 'must be an address'],
+    ['MAIL_FROM', 'Name <a@b>\r\nBcc: x@y', 'must be an address'],
+    ['MAIL_POLL_INTERVAL_MS', '0', 'must be at least 1 millisecond'],
+    ['ADMIN_TOKEN', 'short', 'must be at least 32 characters'],
+    ['ORG_LEGAL_NAME', 'x'.repeat(201), 'must be at most 200 characters'],
+  ])('refuses %s=%j, naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name} ${message}`);
   });
 });
 

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -90,6 +91,22 @@ const minDonationVar = z
       .max(MAX_MIN_DONATION_DOLLARS, `must be at most ${MAX_MIN_DONATION_DOLLARS} (the smallest preset amount)`),
   );
 
+/** MAIL_FROM: `receipts@example.org` or `Reef Donations <receipts@example.org>`. */
+const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+/** Shortest accepted ADMIN_TOKEN, in characters (DESIGN.md, "Operator actions"). */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** How often the mail relay looks for messages due (MAIL_POLL_INTERVAL_MS default), in ms; well under issue #12's 10 s. */
+export const DEFAULT_MAIL_POLL_INTERVAL_MS = 1_000;
+/**
+ * The default receipt tax wording (RECEIPT_TAX_STATEMENT; issue #12, decision 0043). NOTE: it claims no tax
+ * deductibility: a gift made straight to a charity outside the United States is generally not deductible there,
+ * so it says only what is true everywhere; an operator whose legal entity qualifies sets its own wording.
+ */
+export const DEFAULT_RECEIPT_TAX_STATEMENT =
+  'No goods or services were provided in exchange for this donation. Whether you can deduct it from your taxes depends on the laws where you pay tax; please consult a tax advisor.';
+/** The organisation named on receipts when ORG_LEGAL_NAME is unset. */
+export const DEFAULT_ORG_LEGAL_NAME = 'Belize Barrier Reef Donations';
+
 const EnvSchema = z.object({
   NODE_ENV: optionalVar(z.string()),
   PORT: optionalVar(
@@ -134,6 +151,18 @@ const EnvSchema = z.object({
   VELOCITY_WINDOW_MS: optionalVar(durationMsVar),
   VELOCITY_DELAY_MIN_MS: optionalVar(delayMsVar),
   VELOCITY_DELAY_MAX_MS: optionalVar(delayMsVar),
+  // Mail, receipts and operator actions (issue #12).
+  SMTP_URL: optionalVar(z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' })),
+  MAIL_FROM: optionalVar(z.string().regex(MAIL_FROM_PATTERN, 'must be an address, or a name and <address>')),
+  MAIL_DIR: optionalVar(z.string()),
+  MAIL_POLL_INTERVAL_MS: optionalVar(durationMsVar),
+  ORG_LEGAL_NAME: optionalVar(z.string().max(200, 'must be at most 200 characters')),
+  ORG_ADDRESS: optionalVar(z.string().max(500, 'must be at most 500 characters')),
+  ORG_TAX_ID: optionalVar(z.string().max(100, 'must be at most 100 characters')),
+  RECEIPT_TAX_STATEMENT: optionalVar(z.string().max(1000, 'must be at most 1,000 characters')),
+  ADMIN_TOKEN: optionalVar(
+    z.string().min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters`),
+  ),
 });
 
 /** Everything the server needs to start, typed and with defaults applied. */
@@ -181,6 +210,36 @@ export interface ServerConfig {
   redisUrl: string | undefined;
   /** The card-testing defence: rate limits and velocity (RATE_LIMITS, RATE_LIMIT_*, VELOCITY_*; issue #4). */
   cardTesting: CardTestingSettings;
+  /** Outgoing mail (SMTP_URL, MAIL_FROM, MAIL_DIR, MAIL_POLL_INTERVAL_MS; issue #12). */
+  mail: MailSettings;
+  /** The organisation named on receipts (ORG_LEGAL_NAME, ORG_ADDRESS, ORG_TAX_ID, RECEIPT_TAX_STATEMENT; issue #12). */
+  organization: OrganizationProfile;
+  /** Bearer token of /api/admin/* (ADMIN_TOKEN, 32+ characters); unset turns every admin route into a 404 (DESIGN.md). */
+  adminToken: string | undefined;
+}
+
+/** Where and how e-mail leaves the server (issue #12). */
+export interface MailSettings {
+  /** `smtp://` or `smtps://` URL with credentials (SMTP_URL); unset writes `.eml` files into `dir` instead. */
+  smtpUrl: string | undefined;
+  /** Sender, `Name <address>` or an address (MAIL_FROM; default `Belize Barrier Reef Donations <receipts@<PUBLIC_URL host>>`). */
+  from: string;
+  /** Absolute folder of the `.eml` files when SMTP_URL is unset (MAIL_DIR; default `<DATA_DIR>/mail`). */
+  dir: string;
+  /** How often the relay looks for messages due, in ms (MAIL_POLL_INTERVAL_MS, default 1,000). */
+  pollIntervalMs: number;
+}
+
+/** The organisation profile printed on every receipt (issue #12). */
+export interface OrganizationProfile {
+  /** ORG_LEGAL_NAME (default {@link DEFAULT_ORG_LEGAL_NAME}). */
+  legalName: string;
+  /** ORG_ADDRESS, one line (default none). */
+  address: string | undefined;
+  /** ORG_TAX_ID, e.g. a charity registration number (default none). */
+  taxId: string | undefined;
+  /** RECEIPT_TAX_STATEMENT (default {@link DEFAULT_RECEIPT_TAX_STATEMENT}, which claims no deductibility). */
+  taxStatement: string;
 }
 
 /**
@@ -227,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const minAmountDollars = vars.MIN_DONATION_AMOUNT ?? MIN_AMOUNT_DOLLARS;
 
   const dataDir = vars.DATA_DIR ?? './data';
+  const publicUrl = vars.PUBLIC_URL ?? DEFAULT_SITE_CONFIG.publicUrl;
   return {
     isProduction,
     port: vars.PORT ?? 3000,
@@ -236,7 +296,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     paymentGateway: vars.PAYMENT_GATEWAY ?? 'test',
     site: {
       organizationUrl: vars.ORGANIZATION_URL ?? DEFAULT_SITE_CONFIG.organizationUrl,
-      publicUrl: vars.PUBLIC_URL ?? DEFAULT_SITE_CONFIG.publicUrl,
+      publicUrl,
       minAmountDollars,
     },
     logLevel: vars.LOG_LEVEL ?? 'info',
@@ -249,6 +309,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     minAmountCents: dollarsToCents(minAmountDollars),
     redisUrl: vars.REDIS_URL,
     cardTesting,
+    mail: {
+      smtpUrl: vars.SMTP_URL,
+      from: vars.MAIL_FROM ?? `Belize Barrier Reef Donations <receipts@${new URL(publicUrl).hostname}>`,
+      // NOTE: an in-memory database (tests) has no folder; its mail goes to the system's temporary folder.
+      dir: path.resolve(
+        vars.MAIL_DIR ?? (dataDir === IN_MEMORY_DATA_DIR ? path.join(tmpdir(), 'reef-donations-mail') : path.join(dataDir, 'mail')),
+      ),
+      pollIntervalMs: vars.MAIL_POLL_INTERVAL_MS ?? DEFAULT_MAIL_POLL_INTERVAL_MS,
+    },
+    organization: {
+      legalName: vars.ORG_LEGAL_NAME ?? DEFAULT_ORG_LEGAL_NAME,
+      address: vars.ORG_ADDRESS,
+      taxId: vars.ORG_TAX_ID,
+      taxStatement: vars.RECEIPT_TAX_STATEMENT ?? DEFAULT_RECEIPT_TAX_STATEMENT,
+    },
+    adminToken: vars.ADMIN_TOKEN,
   };
 }
 

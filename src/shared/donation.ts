@@ -37,6 +37,8 @@ export const DonationResultSchema = z.strictObject({
   donorName: z.string(),
   transactionId: z.string(),
   isTestPayment: z.boolean(),
+  /** Capability link (a path on the site) of the receipt's PDF, added by the server when it sends the answer (issue #12). */
+  receiptUrl: z.string().optional(),
 });
 /** The outcome of a successful donation: `{amount (dollars), donorName, transactionId, isTestPayment}`. */
 export type DonationResult = z.infer<typeof DonationResultSchema>;

@@ -43,6 +43,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0001_idempotency_keys': '4b81eac04378fa9a8198d254e069954337adea8864c8bee5405a84b7bdc434ec',
   '0002_donation_status_transitions': 'd42e2e77b2ef37b7fffc5ec3c8ec1fad2d47e9cc80b5235f93d3a0a2ac36ac38',
   '0003_donation_insert_pending': '1691ae79fcf53cea20eb446735aef35a2db33b23a01d509687c3848e26eb5f97',
+  '0004_receipts_and_mail_outbox': '192f8c42213d3875a61946b53aa9fa66476c6d3ce8d6383949a818e04932006d',
 };
 
 describe('migrations from an empty database', () => {
@@ -72,7 +73,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys']);
+    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
@@ -90,6 +91,20 @@ describe('migrations from an empty database', () => {
         'idempotency_keys_status_check',
         'idempotency_keys_completed_check',
         'idempotency_keys_expires_at_check',
+      ]),
+    );
+    const mailConstraints = await rows<{ name: string }>(
+      sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('mail_outbox'::regclass, 'receipts'::regclass)`,
+    );
+    // Issue #12: one message of a kind per donation, one receipt per donation, one number per (year, sequence).
+    expect(mailConstraints.map((c) => c.name)).toEqual(
+      expect.arrayContaining([
+        'mail_outbox_dedupe_key_unique',
+        'mail_outbox_kind_donation_unique',
+        'receipts_pkey',
+        'receipts_donation_id_unique',
+        'receipts_year_sequence_unique',
+        'receipts_number_check',
       ]),
     );
     const triggers = await rows<{ name: string }>(

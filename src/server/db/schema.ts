@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, char, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, char, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
 import { CARD_BRANDS } from '../../shared/card';
 import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
@@ -70,6 +70,8 @@ export const donations = pgTable(
       sql`(${table.status} <> 'succeeded' OR ${table.gatewayTransactionId} IS NOT NULL) AND (${table.status} <> 'failed' OR ${table.declineCode} IS NOT NULL)`,
     ),
     index('donations_status_idx').on(table.status),
+    // Resend and year-end statements find a donor's donations by address, compared case-insensitively (issue #12).
+    index('donations_donor_email_lower_idx').on(sql`lower(${table.donorEmail})`),
   ],
 );
 
@@ -128,3 +130,119 @@ export const idempotencyKeys = pgTable(
 
 /** An idempotency key row as Drizzle reads it. */
 export type IdempotencyKeyRow = typeof idempotencyKeys.$inferSelect;
+
+/**
+ * Receipt numbers in use, one row per calendar year (issue #12): `last_number` is the last sequence number
+ * handed out that year. The number of a new receipt is taken by an UPSERT of this row in the transaction that
+ * marks the donation succeeded, so numbers are sequential per year, never reused, and without gaps: a rolled
+ * back transaction gives its number back with the rest of its writes (decision 0041).
+ */
+export const receiptCounters = pgTable(
+  'receipt_counters',
+  {
+    year: integer('year').primaryKey(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (table) => [check('receipt_counters_last_number_check', sql`${table.lastNumber} >= 1`)],
+);
+
+/**
+ * One receipt per succeeded donation (issue #12), written in the same transaction that marks it succeeded.
+ * `number` is `<year>-<sequence, 6 digits or more>` (`2026-000123`). A refund voids a receipt (`voided_at`)
+ * and sends a notice; the receipt itself is never edited nor deleted.
+ */
+export const receipts = pgTable(
+  'receipts',
+  {
+    number: text('number').primaryKey(),
+    donationId: uuid('donation_id')
+      .notNull()
+      .unique()
+      .references(() => donations.id),
+    year: integer('year').notNull(),
+    sequence: integer('sequence').notNull(),
+    issuedAt: timestamp('issued_at', { withTimezone: true }).notNull().defaultNow(),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+  },
+  (table) => [
+    unique('receipts_year_sequence_unique').on(table.year, table.sequence),
+    check('receipts_sequence_check', sql`${table.sequence} >= 1`),
+    check('receipts_number_check', sql`${table.number} ~ '^[0-9]{4}-[0-9]{6,}$'`),
+  ],
+);
+
+/** A receipt row as Drizzle reads it. */
+export type ReceiptRow = typeof receipts.$inferSelect;
+
+/**
+ * Kinds of e-mail the outbox sends (issue #12): a donation's receipt, the notice that voids it after a refund,
+ * the list of receipt links asked for on /donate/receipts, and a donor's year-end statement.
+ */
+export const MAIL_KINDS = ['receipt', 'receipt_void', 'receipt_links', 'year_end_statement'] as const;
+/** One of {@link MAIL_KINDS}. */
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+/** State of an outbox message: `pending` until sent, `sent`, or `failed` after a permanent refusal (never retried). */
+export const MAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+/** One of {@link MAIL_STATUSES}. */
+export type MailStatus = (typeof MAIL_STATUSES)[number];
+
+/**
+ * The transactional outbox (issue #12; decision 0040): one row per e-mail to send, written in the same
+ * transaction as the change it reports (a donation's success, later its refund), and sent by the relay
+ * (mail/relay.ts). What the message says is rendered when it is sent, from the rows it names.
+ * NOTE: `dedupe_key` is unique (`receipt:<donation id>`, `year_end_statement:<year>:<address>`...), and so is
+ * (kind, donation_id): a second message of one kind for one donation cannot exist. The Message-ID is derived
+ * from the row's id, so every attempt of one row sends the same Message-ID. `locked_until` is the lease of the
+ * relay that claimed the row (FOR UPDATE SKIP LOCKED); a relay that dies leaves it to expire.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    kind: text('kind', { enum: MAIL_KINDS }).notNull(),
+    dedupeKey: text('dedupe_key').notNull().unique(),
+    donationId: uuid('donation_id').references(() => donations.id),
+    recipient: text('recipient').notNull(),
+    statementYear: integer('statement_year'),
+    status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+  },
+  (table) => [
+    unique('mail_outbox_kind_donation_unique').on(table.kind, table.donationId),
+    check('mail_outbox_kind_check', sql`${table.kind} IN (${sqlList(MAIL_KINDS)})`),
+    check('mail_outbox_status_check', sql`${table.status} IN (${sqlList(MAIL_STATUSES)})`),
+    check('mail_outbox_attempts_check', sql`${table.attempts} >= 0`),
+    // A receipt or its void notice always names its donation; a statement always names its year.
+    check(
+      'mail_outbox_donation_check',
+      sql`(${table.kind} NOT IN ('receipt', 'receipt_void') OR ${table.donationId} IS NOT NULL) AND (${table.kind} <> 'year_end_statement' OR ${table.statementYear} IS NOT NULL)`,
+    ),
+    index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
+  ],
+);
+
+/** An outbox row as Drizzle reads it. */
+export type MailOutboxRow = typeof mailOutbox.$inferSelect;
+/** An outbox row as Drizzle inserts it. */
+export type NewMailOutboxRow = typeof mailOutbox.$inferInsert;
+
+/**
+ * One row per gateway webhook event processed (issue #11: "Each event id is processed once (a unique
+ * constraint, in the same transaction as its effect)"). Stripe delivers an event at least once, sometimes
+ * twice and out of order: the primary key makes the second delivery a no-op.
+ */
+export const webhookEvents = pgTable('webhook_events', {
+  /** The gateway's event id (`evt_...`). */
+  id: text('id').primaryKey(),
+  /** The event's type, e.g. `payment_intent.succeeded`. */
+  type: text('type').notNull(),
+  /** The gateway that sent it (`stripe`). */
+  gateway: text('gateway').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
+import { clearLedger } from '../testing/clear-ledger';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { openTestDatabase } from '../testing/test-database';
 import {
@@ -23,7 +24,7 @@ afterAll(async () => {
   await database?.close();
 });
 beforeEach(async () => {
-  await database.db.delete(donations);
+  await clearLedger(database.db);
 });
 
 const pending = PENDING_TEST_DONATION;
@@ -73,12 +74,12 @@ describe('database constraints', () => {
     expect(await database.db.select().from(donations)).toEqual([]);
   });
 
-  it('reject a status outside pending, succeeded, failed', async () => {
+  it('reject a status outside pending, succeeded, failed, refunded, disputed', async () => {
     const id = await createPendingDonation(database.db, pending);
     await expect(
       database.db
         .update(donations)
-        .set({ status: 'refunded' as 'failed' })
+        .set({ status: 'chargeback' as 'failed' })
         .where(eq(donations.id, id)),
     ).rejects.toThrow();
   });

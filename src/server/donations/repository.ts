@@ -5,6 +5,7 @@ import { CAUSES, type Cause } from '../../shared/causes';
 import { FREQUENCIES, type Frequency } from '../../shared/frequencies';
 import type { Database } from '../db/client';
 import { donations, idempotencyKeys, type NewDonationRow } from '../db/schema';
+import { issueReceipt } from '../receipts/repository';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -182,28 +183,34 @@ async function resolveDonation(
 }
 
 /**
- * Moves a pending donation to `succeeded` with the gateway's transaction id, brand and last4, and completes
- * its Idempotency-Key with `answer` (see resolveDonation). Throws {@link DonationTransitionError} when the
- * row is not pending.
+ * Moves a pending donation to `succeeded` with the gateway's transaction id, brand and last4, completes
+ * its Idempotency-Key with `answer` (see resolveDonation), and issues its receipt (number and outbox message,
+ * see issueReceipt), in ONE transaction (issue #12, decision 0040: never a success without its receipt, nor a
+ * receipt without its success). Every path that marks a donation succeeded (the route, the reconciler, a later
+ * gateway webhook) goes through here. Resolves with the receipt number. Throws {@link DonationTransitionError}
+ * when the row is not pending; any error rolls back all of it.
  */
 export async function markDonationSucceeded(
   db: Database,
   donationId: string,
   outcome: { transactionId: string; cardBrand: CardBrand; last4: string; isTestPayment: boolean },
   answer: StoredAnswer,
-): Promise<void> {
-  await resolveDonation(
-    db,
-    donationId,
-    'succeeded',
-    {
-      gatewayTransactionId: outcome.transactionId,
-      cardBrand: outcome.cardBrand,
-      cardLast4: outcome.last4,
-      isTestPayment: outcome.isTestPayment,
-    },
-    answer,
-  );
+): Promise<{ receiptNumber: string }> {
+  return db.transaction(async (tx) => {
+    await resolveDonation(
+      tx,
+      donationId,
+      'succeeded',
+      {
+        gatewayTransactionId: outcome.transactionId,
+        cardBrand: outcome.cardBrand,
+        cardLast4: outcome.last4,
+        isTestPayment: outcome.isTestPayment,
+      },
+      answer,
+    );
+    return { receiptNumber: await issueReceipt(tx, donationId) };
+  });
 }
 
 /**

@@ -10,12 +10,13 @@ import { buildApp, type App } from '../app';
 import { loadConfig, type ServerConfig } from '../config';
 import { csrfCookieNames } from '../csrf';
 import type { Database, DatabaseHandle } from '../db/client';
-import { donations, idempotencyKeys } from '../db/schema';
+import { donations } from '../db/schema';
 import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import type { ChargeRequest, PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
 import { withGatewayTimeout } from '../payments/with-timeout';
+import { clearLedger } from './clear-ledger';
 import { openTestDatabase } from './test-database';
 
 /**
@@ -88,7 +89,7 @@ export interface TestApp {
    * donations pending longer than `pendingTimeoutMs` (default 0: all of them).
    */
   reconcile(pendingTimeoutMs?: number): Promise<ReconcileReport>;
-  /** Empties the idempotency keys and donations tables and resets the gateway's call count (for a `beforeEach`). */
+  /** Empties the ledger (donations, idempotency keys, receipts, mail outbox) and resets the gateway's call count (for a `beforeEach`). */
   reset(): Promise<void>;
   /** Closes the app, drops or discards the database and removes the temporary WEB_ROOT. */
   close(): Promise<void>;
@@ -193,8 +194,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return reconcilePendingDonations({ db: database.db, gateway, log: app.log }, pendingTimeoutMs);
     },
     async reset() {
-      await database.db.delete(idempotencyKeys);
-      await database.db.delete(donations);
+      await clearLedger(database.db);
       gateway.reset();
     },
     async close() {

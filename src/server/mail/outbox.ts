@@ -1,0 +1,109 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { mailOutbox, type MailKind, type MailOutboxRow } from '../db/schema';
+
+/**
+ * The transactional outbox's reads and writes (issue #12, decision 0040). A message is enqueued by the
+ * transaction that makes it true (pass that transaction as `db`), then claimed, sent and marked by the relay.
+ * Times come from the relay's clock (DESIGN.md, "Time"), except `created_at`, the database's.
+ */
+
+/** A message to enqueue: its kind, what makes it unique, whom it goes to, and what it is about. */
+export interface OutboxMessage {
+  kind: MailKind;
+  /** Unique per message (`receipt:<donation id>`...): enqueueing the same key twice writes one row. */
+  dedupeKey: string;
+  /** The recipient's address. */
+  recipient: string;
+  /** The donation a receipt or void notice is about. */
+  donationId?: string;
+  /** The calendar year of a year-end statement. */
+  statementYear?: number;
+}
+
+/**
+ * Writes a `pending` message due at once, in `db` (a transaction, to tie it to the change it reports).
+ * Returns its id, or undefined when a message with the same dedupe key (or kind and donation) exists already.
+ */
+export async function enqueueMail(db: Database, message: OutboxMessage): Promise<string | undefined> {
+  const [row] = await db
+    .insert(mailOutbox)
+    .values({
+      kind: message.kind,
+      dedupeKey: message.dedupeKey,
+      recipient: message.recipient,
+      donationId: message.donationId ?? null,
+      statementYear: message.statementYear ?? null,
+    })
+    .onConflictDoNothing()
+    .returning({ id: mailOutbox.id });
+  return row?.id;
+}
+
+/**
+ * Claims up to `limit` messages due at `now` (pending, `next_attempt_at <= now`, no live lease), oldest due first,
+ * in ONE statement: the rows are chosen `FOR UPDATE SKIP LOCKED` (so relays of several processes never claim the
+ * same row, on PGlite too), get a lease until `now + leaseMs` and one more attempt. Returns the claimed rows.
+ * A relay that dies while sending leaves its lease to expire; the message is then claimed again (same Message-ID).
+ */
+export async function claimDueMessages(
+  db: Database,
+  { now, leaseMs, limit }: { now: Date; leaseMs: number; limit: number },
+): Promise<MailOutboxRow[]> {
+  const due = db
+    .select({ id: mailOutbox.id })
+    .from(mailOutbox)
+    .where(
+      and(
+        eq(mailOutbox.status, 'pending'),
+        lte(mailOutbox.nextAttemptAt, now),
+        or(isNull(mailOutbox.lockedUntil), lte(mailOutbox.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(mailOutbox.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(mailOutbox)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs), attempts: sqlIncrement() })
+    .where(inArray(mailOutbox.id, due))
+    .returning();
+}
+
+/** `attempts + 1`, for claimDueMessages. */
+function sqlIncrement() {
+  return sql`${mailOutbox.attempts} + 1`;
+}
+
+/** Marks a claimed message sent at `now`. */
+export async function markMailSent(db: Database, id: string, now: Date): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'sent', sentAt: now, lockedUntil: null, lastError: null })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')));
+}
+
+/** Puts a claimed message back, due at `nextAttemptAt`, with the reason of the failed attempt. */
+export async function scheduleMailRetry(db: Database, id: string, nextAttemptAt: Date, reason: string): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ nextAttemptAt, lockedUntil: null, lastError: reason })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')));
+}
+
+/** Marks a claimed message `failed` for good (a permanent refusal, or retried for too long), with the reason. */
+export async function markMailFailed(db: Database, id: string, reason: string): Promise<void> {
+  await db
+    .update(mailOutbox)
+    .set({ status: 'failed', lockedUntil: null, lastError: reason })
+    .where(and(eq(mailOutbox.id, id), eq(mailOutbox.status, 'pending')));
+}
+
+/**
+ * The Message-ID of an outbox row (RFC 5322 section 3.6.4): `<kind.row-id@domain>`, with `domain` that of the
+ * sender. Deterministic, so every attempt of one row carries the same Message-ID and a receiver (or a person)
+ * can recognise a retry after an unclear answer as the same message.
+ */
+export function messageIdOf(row: Pick<MailOutboxRow, 'id' | 'kind'>, domain: string): string {
+  return `<${row.kind}.${row.id}@${domain}>`;
+}

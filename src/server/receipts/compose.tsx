@@ -1,0 +1,96 @@
+import { render } from '@react-email/components';
+import type { ReactElement } from 'react';
+import type { OrganizationProfile } from '../config';
+import type { Database } from '../db/client';
+import type { MailOutboxRow } from '../db/schema';
+import type { Clock } from '../mail/clock';
+import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
+import { ReceiptEmail, ReceiptLinksEmail, ReceiptVoidEmail, YearEndStatementEmail, type EmailContext, type ListedReceipt } from './emails/receipt-email';
+import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
+import { renderReceiptPdf } from './receipt-pdf';
+import { formatAmountCents } from './receipt-view';
+import { findReceiptByDonationId, listReceiptsByEmail, type ReceiptDetails } from './repository';
+
+/** Path of the page where a donor asks for their receipt links again (issue #12). */
+export const RECEIPTS_PAGE_PATH = '/donate/receipts';
+
+/** What the composer needs: the database, the organisation, the site's public URL, the link signer and the clock. */
+export interface ReceiptComposerDeps {
+  db: Database;
+  organization: OrganizationProfile;
+  /** PUBLIC_URL: links in e-mails are absolute. */
+  publicUrl: string;
+  links: ReceiptLinkSigner;
+  clock: Clock;
+}
+
+/** The HTML part and the plain-text part of one React e-mail, both rendered from the same tree (issue #12). */
+async function renderParts(element: ReactElement): Promise<{ html: string; text: string }> {
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { html, text };
+}
+
+/**
+ * The composer of every outbox kind (the relay's `compose`): renders the message from the rows it names, when it
+ * is sent. A receipt gets its PDF attached (`receipt-<number>.pdf`). Rejects with PermanentComposeError when the
+ * message can never be rendered (no receipt for its donation; nothing to list), so the relay stops retrying it.
+ */
+export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
+  const context: EmailContext = {
+    organization: deps.organization,
+    receiptsPageUrl: new URL(RECEIPTS_PAGE_PATH, deps.publicUrl).toString(),
+  };
+  const pdfUrlOf = (receipt: ReceiptDetails) => receiptPdfUrl(deps.publicUrl, deps.links.sign(receipt.transactionId, deps.clock.now()));
+  const listed = (receipts: ReceiptDetails[]): ListedReceipt[] => receipts.map((receipt) => ({ receipt, pdfUrl: pdfUrlOf(receipt) }));
+  const receiptOf = async (row: MailOutboxRow) => {
+    const receipt = row.donationId ? await findReceiptByDonationId(deps.db, row.donationId) : undefined;
+    if (!receipt) throw new PermanentComposeError(`Outbox message ${row.id} names no receipt`);
+    return receipt;
+  };
+
+  return async (row): Promise<ComposedMail> => {
+    switch (row.kind) {
+      case 'receipt': {
+        const receipt = await receiptOf(row);
+        const pdfUrl = pdfUrlOf(receipt);
+        const [parts, pdf] = await Promise.all([
+          renderParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={context} />),
+          renderReceiptPdf(receipt, { organization: deps.organization, pdfUrl }),
+        ]);
+        return {
+          to: row.recipient,
+          subject: `Your receipt ${receipt.number}: ${formatAmountCents(receipt.amountCents, receipt.currency)} to ${deps.organization.legalName}`,
+          ...parts,
+          attachments: [{ filename: `receipt-${receipt.number}.pdf`, content: pdf, contentType: 'application/pdf' }],
+        };
+      }
+      case 'receipt_void': {
+        const receipt = await receiptOf(row);
+        return {
+          to: row.recipient,
+          subject: `Receipt ${receipt.number} is void`,
+          ...(await renderParts(<ReceiptVoidEmail receipt={receipt} context={context} />)),
+        };
+      }
+      case 'receipt_links': {
+        const receipts = await listReceiptsByEmail(deps.db, row.recipient);
+        if (receipts.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no receipts to list`);
+        return {
+          to: row.recipient,
+          subject: `Your donation receipts from ${deps.organization.legalName}`,
+          ...(await renderParts(<ReceiptLinksEmail receipts={listed(receipts)} context={context} />)),
+        };
+      }
+      case 'year_end_statement': {
+        const year = row.statementYear ?? 0;
+        const receipts = await listReceiptsByEmail(deps.db, row.recipient, year);
+        if (receipts.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no donations of ${year}`);
+        return {
+          to: row.recipient,
+          subject: `Your ${year} donations to ${deps.organization.legalName}`,
+          ...(await renderParts(<YearEndStatementEmail year={year} receipts={listed(receipts)} context={context} />)),
+        };
+      }
+    }
+  };
+}

@@ -1,0 +1,116 @@
+import { Button, Column, Heading, Link, Row, Section, Text } from '@react-email/components';
+import type { OrganizationProfile } from '../../config';
+import { formatAmountCents, formatReceiptDate, receiptLines } from '../receipt-view';
+import type { ReceiptDetails } from '../repository';
+import { EmailLayout } from './layout';
+
+/** What every receipt e-mail needs besides its own content. */
+export interface EmailContext {
+  organization: OrganizationProfile;
+  /** Absolute URL of /donate/receipts. */
+  receiptsPageUrl: string;
+}
+
+/** The link text of a receipt's PDF, the same in the e-mail and on the thank-you page (issue #12). */
+export const DOWNLOAD_RECEIPT_LABEL = 'Download your receipt (PDF)';
+
+/**
+ * A donation's receipt (issue #12, "Contents"): the receipt's lines (receiptLines), the tax wording, and the link to
+ * download the PDF again. The PDF itself is attached by the composer.
+ */
+export function ReceiptEmail({ receipt, pdfUrl, context }: { receipt: ReceiptDetails; pdfUrl: string; context: EmailContext }) {
+  return (
+    <EmailLayout
+      organization={context.organization}
+      receiptsPageUrl={context.receiptsPageUrl}
+      preview={`Receipt ${receipt.number} for your donation of ${formatAmountCents(receipt.amountCents, receipt.currency)}`}
+    >
+      <Heading as="h2" style={{ fontSize: '18px' }}>
+        Thank you for your donation
+      </Heading>
+      {receipt.isTestPayment && <Text>Test transaction: no money was charged.</Text>}
+      <Section>
+        {receiptLines(receipt).map((line) => (
+          <Row key={line.label}>
+            <Column style={{ width: '40%', fontWeight: 'bold', padding: '4px 0' }}>{line.label}</Column>
+            <Column style={{ padding: '4px 0' }}>{line.value}</Column>
+          </Row>
+        ))}
+      </Section>
+      <Text>{context.organization.taxStatement}</Text>
+      <Button href={pdfUrl} style={{ backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' }}>
+        {DOWNLOAD_RECEIPT_LABEL}
+      </Button>
+      <Text style={{ fontSize: '12px', color: '#555555' }}>
+        The PDF is attached to this message too. The link works without an account for three years: keep it private.
+      </Text>
+    </EmailLayout>
+  );
+}
+
+/** The notice that voids a receipt after a refund (issue #12: a refund voids the receipt, never edits it). */
+export function ReceiptVoidEmail({ receipt, context }: { receipt: ReceiptDetails; context: EmailContext }) {
+  return (
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`Receipt ${receipt.number} is void`}>
+      <Heading as="h2" style={{ fontSize: '18px' }}>
+        Receipt {receipt.number} is void
+      </Heading>
+      <Text>
+        Your donation of {formatAmountCents(receipt.amountCents, receipt.currency)} on {formatReceiptDate(receipt.issuedAt)} (transaction{' '}
+        {receipt.transactionId}) was refunded, so receipt {receipt.number} is no longer valid. Please do not use it for your tax
+        records.
+      </Text>
+    </EmailLayout>
+  );
+}
+
+/** One donation of a list: its receipt and the link to its PDF. */
+export interface ListedReceipt {
+  receipt: ReceiptDetails;
+  pdfUrl: string;
+}
+
+/** The answer to a resend request (POST /api/receipts/resend): one line per donation with its receipt link. */
+export function ReceiptLinksEmail({ receipts, context }: { receipts: ListedReceipt[]; context: EmailContext }) {
+  return (
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview="Your donation receipts">
+      <Heading as="h2" style={{ fontSize: '18px' }}>
+        Your donation receipts
+      </Heading>
+      <Text>You asked for the receipts of the donations made with this address. Each link downloads one receipt as a PDF.</Text>
+      <Section>
+        {receipts.map(({ receipt, pdfUrl }) => (
+          <Text key={receipt.number} style={{ margin: '4px 0' }}>
+            {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(receipt.amountCents, receipt.currency)}
+            {receipt.voidedAt ? ' (refunded, void)' : ''} · <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
+          </Text>
+        ))}
+      </Section>
+      <Text style={{ fontSize: '12px', color: '#555555' }}>If you did not ask for this message, you can ignore it.</Text>
+    </EmailLayout>
+  );
+}
+
+/** A year-end statement (issue #12): each date and amount of `year` (refunded gifts left out) and the total. */
+export function YearEndStatementEmail({ year, receipts, context }: { year: number; receipts: ListedReceipt[]; context: EmailContext }) {
+  const currencies = new Set(receipts.map(({ receipt }) => receipt.currency));
+  const [currency] = currencies;
+  const totalCents = receipts.reduce((sum, { receipt }) => sum + receipt.amountCents, 0);
+  return (
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`Your donations in ${year}`}>
+      <Heading as="h2" style={{ fontSize: '18px' }}>
+        Your donations in {year}
+      </Heading>
+      <Section>
+        {receipts.map(({ receipt, pdfUrl }) => (
+          <Text key={receipt.number} style={{ margin: '4px 0' }}>
+            {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(receipt.amountCents, receipt.currency)} ·{' '}
+            <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
+          </Text>
+        ))}
+      </Section>
+      {currencies.size === 1 && currency && <Text style={{ fontWeight: 'bold' }}>Total: {formatAmountCents(totalCents, currency)}</Text>}
+      <Text>{context.organization.taxStatement}</Text>
+    </EmailLayout>
+  );
+}

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+import type { OrganizationProfile } from '../config';
+import { receiptLines } from './receipt-view';
+import type { ReceiptDetails } from './repository';
+
+/**
+ * The receipt as a tagged PDF (issue #12; DESIGN.md, "PDF"): pdfkit with `tagged: true`, a title, the language,
+ * a structure tree (Document, H1, P, Table rows, a Figure with alt text for the logo), and Noto Sans embedded
+ * from the @fontsource/noto-sans package (no system font). One page that fits A4 and US Letter alike.
+ */
+
+const require = createRequire(import.meta.url);
+/** Noto Sans 400 and 700, Latin subset, as WOFF (fontkit, pdfkit's font engine, reads WOFF). */
+const FONTS = {
+  regular: readFileSync(require.resolve('@fontsource/noto-sans/files/noto-sans-latin-400-normal.woff')),
+  bold: readFileSync(require.resolve('@fontsource/noto-sans/files/noto-sans-latin-700-normal.woff')),
+};
+
+/** Width of A4 (595.28 pt) and height of Letter (792 pt) would each cut the other; A4 width and Letter height fit both. */
+const PAGE_SIZE: [number, number] = [595.28, 792];
+const MARGIN = 56;
+const TEAL = '#00695c';
+
+/** Everything one PDF needs besides the receipt: the organisation profile and the link to this PDF. */
+export interface ReceiptPdfOptions {
+  organization: OrganizationProfile;
+  /** The capability URL of this PDF, printed so a paper copy can find its way back (optional). */
+  pdfUrl?: string;
+}
+
+/** Draws the logo: a wave over a reef in teal, 40 pt high, at (x, y). */
+function drawLogo(doc: PDFKit.PDFDocument, x: number, y: number): void {
+  doc.save();
+  doc.circle(x + 20, y + 20, 20).fill(TEAL);
+  doc
+    .moveTo(x + 6, y + 24)
+    .bezierCurveTo(x + 12, y + 16, x + 18, y + 16, x + 20, y + 24)
+    .bezierCurveTo(x + 22, y + 32, x + 28, y + 32, x + 34, y + 24)
+    .lineWidth(3)
+    .stroke('#ffffff');
+  doc.restore();
+}
+
+/**
+ * Renders the receipt as a one-page tagged PDF. Resolves with its bytes. A void receipt carries a VOID line
+ * (a refund voids a receipt, never edits it; issue #12).
+ */
+export function renderReceiptPdf(receipt: ReceiptDetails, { organization, pdfUrl }: ReceiptPdfOptions): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: PAGE_SIZE,
+    margin: MARGIN,
+    tagged: true,
+    lang: 'en',
+    displayTitle: true,
+    pdfVersion: '1.7',
+    info: {
+      Title: `Donation receipt ${receipt.number}`,
+      Author: organization.legalName,
+      Subject: 'Donation receipt',
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  doc.registerFont('Body', FONTS.regular);
+  doc.registerFont('Bold', FONTS.bold);
+  const width = PAGE_SIZE[0] - 2 * MARGIN;
+
+  const root = doc.struct('Document');
+  doc.addStructure(root);
+  root.add(doc.struct('Figure', { alt: `Logo of ${organization.legalName}: a wave over the reef` }, () => drawLogo(doc, MARGIN, MARGIN)));
+  root.add(
+    doc.struct('H1', {}, () => {
+      doc.font('Bold').fontSize(20).fillColor('#000000').text(organization.legalName, MARGIN + 52, MARGIN + 8, { width: width - 52 });
+    }),
+  );
+  doc.moveDown(1.5);
+  root.add(
+    doc.struct('H2', {}, () => {
+      doc.font('Bold').fontSize(15).fillColor(TEAL).text(`Donation receipt ${receipt.number}`, MARGIN, doc.y, { width });
+    }),
+  );
+  if (receipt.voidedAt) {
+    root.add(
+      doc.struct('P', {}, () => {
+        doc.font('Bold').fontSize(12).fillColor('#b71c1c').text('VOID: this donation was refunded and this receipt is no longer valid.', { width });
+      }),
+    );
+  }
+  if (receipt.isTestPayment) {
+    root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(10).fillColor('#7a3e00').text('Test transaction: no money was charged.', { width })));
+  }
+  doc.moveDown(0.8);
+
+  const table = doc.struct('Table');
+  root.add(table);
+  for (const line of receiptLines(receipt)) {
+    const row = doc.struct('TR');
+    table.add(row);
+    const y = doc.y;
+    row.add(doc.struct('TH', {}, () => doc.font('Bold').fontSize(11).fillColor('#333333').text(line.label, MARGIN, y, { width: 150 })));
+    row.add(doc.struct('TD', {}, () => doc.font('Body').fontSize(11).fillColor('#000000').text(line.value, MARGIN + 160, y, { width: width - 160 })));
+    doc.moveDown(0.5);
+  }
+  doc.x = MARGIN;
+  doc.moveDown(1);
+  root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(11).fillColor('#000000').text(organization.taxStatement, MARGIN, doc.y, { width })));
+
+  const details = [organization.address, organization.taxId ? `Tax ID: ${organization.taxId}` : undefined].filter(Boolean).join(' · ');
+  if (details) {
+    doc.moveDown(1);
+    root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(9).fillColor('#555555').text(`${organization.legalName} · ${details}`, { width })));
+  }
+  if (pdfUrl) {
+    doc.moveDown(1);
+    root.add(
+      doc.struct('P', {}, () => doc.font('Body').fontSize(8).fillColor('#555555').text(`Download this receipt again: ${pdfUrl}`, { width, link: pdfUrl })),
+    );
+  }
+  root.end();
+  doc.end();
+  return done;
+}

@@ -1,0 +1,103 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
+import { DOWNLOAD_RECEIPT_LABEL } from './emails/receipt-email';
+import { createReceiptLinkSigner, RECEIPT_LINK_VALID_DAYS } from './receipt-link';
+
+/**
+ * Receipts end to end through the API (issue #12): a donation's answer carries its receipt link, the link serves a
+ * tagged PDF with the receipt's text, and the relay writes the receipt e-mail (HTML, text, PDF attached) into
+ * MAIL_DIR as an .eml file.
+ */
+
+let t: TestApp;
+let mailDir: string;
+beforeAll(async () => {
+  mailDir = await mkdtemp(path.join(tmpdir(), 'receipts-mail-'));
+  t = await createTestApp({ env: { MAIL_DIR: mailDir, ORG_LEGAL_NAME: 'Reef Trust Ltd', ORG_TAX_ID: 'BZ-123', PUBLIC_URL: 'https://give.example.org' } });
+});
+afterAll(async () => {
+  await t?.close();
+  await rm(mailDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  await t.reset();
+});
+
+/** Text and catalog facts of a PDF, read with pdf.js. */
+async function readPdf(bytes: Buffer): Promise<{ text: string; marked: boolean; structRoles: string }> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const document = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
+  const page = await document.getPage(1);
+  const text = (await page.getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  const marked = (await document.getMarkInfo())?.Marked === true;
+  const structRoles = JSON.stringify(await page.getStructTree());
+  await document.destroy();
+  return { text, marked, structRoles };
+}
+
+describe('a donation gets its receipt', () => {
+  it('answers with a receipt link that serves the tagged PDF, private and never stored by a cache', async () => {
+    const answer = await t.postDonation(validSubmission({ amount: 42.5, isAnonymous: true }));
+    expect(answer.statusCode).toBe(200);
+    const { receiptUrl } = answer.json<{ data: { receiptUrl: string } }>().data;
+    expect(receiptUrl).toMatch(/^\/api\/receipts\/pdf\/[\w-]+\.\d+\.[\w-]{32}$/);
+
+    const pdf = await t.app.inject({ method: 'GET', url: receiptUrl });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['cache-control']).toBe('private, no-store');
+    expect(pdf.headers['content-disposition']).toMatch(/^inline; filename="receipt-\d{4}-\d{6}\.pdf"$/);
+
+    const { text, marked, structRoles } = await readPdf(pdf.rawPayload);
+    const year = new Date().getUTCFullYear();
+    expect(text).toContain('Reef Trust Ltd');
+    expect(text).toContain(`${year}-000001`);
+    expect(text).toContain('$42.50 USD');
+    expect(text).toContain('Ana Reef (anonymous gift)');
+    expect(text).toMatch(/consult a tax advisor/);
+    // Tagged PDF: the catalog's MarkInfo says Marked, and a StructTreeRoot gives the page its structure.
+    expect(marked).toBe(true);
+    expect(pdf.rawPayload.toString('latin1')).toMatch(/\/StructTreeRoot/);
+    expect(structRoles).toMatch(/"role":"H1"/);
+    expect(structRoles).toMatch(/"role":"Figure"/);
+  });
+
+  it('refuses forged, altered and expired links with the same 404', async () => {
+    const answer = await t.postDonation(validSubmission());
+    const { receiptUrl, transactionId } = answer.json<{ data: { receiptUrl: string; transactionId: string } }>().data;
+    const altered = receiptUrl.slice(0, -1) + (receiptUrl.endsWith('A') ? 'B' : 'A');
+    const forged = createReceiptLinkSigner(Buffer.alloc(32, 1)).sign(transactionId, new Date());
+    const past = new Date(Date.now() - (RECEIPT_LINK_VALID_DAYS + 2) * 24 * 60 * 60 * 1000);
+    const expired = createReceiptLinkSigner(Buffer.alloc(32, 1)).sign(transactionId, past);
+    for (const url of [altered, `/api/receipts/pdf/${forged}`, `/api/receipts/pdf/${expired}`, '/api/receipts/pdf/nothing']) {
+      const refused = await t.app.inject({ method: 'GET', url });
+      expect(refused.statusCode, url).toBe(404);
+      expect(refused.json()).toEqual({ success: false, error: 'Not found.' });
+    }
+  });
+
+  it('writes the receipt e-mail into MAIL_DIR: HTML and text parts, the PDF attached, the download link', async () => {
+    const answer = await t.postDonation(validSubmission({ amount: 25 }));
+    const { transactionId } = answer.json<{ data: { transactionId: string } }>().data;
+    expect(await t.app.mail.relayDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    expect(await t.app.mail.relayDue()).toEqual({ sent: 0, retried: 0, failed: 0 });
+
+    const files = (await readdir(mailDir)).filter((file) => file.endsWith('.eml'));
+    expect(files).toHaveLength(1);
+    const mail = await simpleParser(await readFile(path.join(mailDir, files[0] ?? '')));
+    expect(mail.messageId).toMatch(/^<receipt\.[0-9a-f-]{36}@give\.example\.org>$/);
+    expect(mail.subject).toMatch(/^Your receipt \d{4}-\d{6}: \$25\.00 USD to Reef Trust Ltd$/);
+    expect(mail.text).toContain(transactionId);
+    expect(mail.text).toContain('Visa ending in 4242');
+    expect(mail.html).toContain(DOWNLOAD_RECEIPT_LABEL);
+    expect(mail.html).toContain('https://give.example.org/api/receipts/pdf/');
+    expect(mail.html).toContain('https://give.example.org/donate/receipts');
+    const [attachment] = mail.attachments;
+    expect(attachment?.contentType).toBe('application/pdf');
+    expect((await readPdf(attachment?.content ?? Buffer.alloc(0))).text).toContain('$25.00 USD');
+  });
+});

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { API_PATHS, ApiErrorSchema } from '../../shared/api';
+import type { OrganizationProfile } from '../config';
+import type { Database } from '../db/client';
+import { apiError, NOT_FOUND_MESSAGE } from '../errors';
+import type { Clock } from '../mail/clock';
+import { RECEIPT_PDF_PATH, receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
+import { renderReceiptPdf } from './receipt-pdf';
+import { findReceiptByTransactionId } from './repository';
+
+/** What the receipt routes need. */
+export interface ReceiptRoutesOptions {
+  db: Database;
+  organization: OrganizationProfile;
+  /** PUBLIC_URL, for the absolute link printed in the PDF. */
+  publicUrl: string;
+  links: ReceiptLinkSigner;
+  clock: Clock;
+}
+
+/** Cache-Control of a receipt's PDF (issue #12): a browser may keep it for the page, no shared cache may store it. */
+export const RECEIPT_PDF_CACHE_CONTROL = 'private, no-store';
+
+/**
+ * The receipt routes (issue #12). Every route declares a schema for each status it answers (DESIGN.md example 9).
+ */
+export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async (app, { db, organization, publicUrl, links, clock }) => {
+  /**
+   * GET /api/receipts/pdf/:token: the receipt PDF a capability link names (see receipt-link.ts). Answers 200
+   * `application/pdf` (inline, `receipt-<number>.pdf`) with `Cache-Control: private, no-store`; 404 (the same
+   * answer) for a malformed, forged or expired token or a transaction without a receipt.
+   */
+  app.get(
+    RECEIPT_PDF_PATH,
+    {
+      schema: {
+        params: z.object({ token: z.string().max(400) }),
+        response: { 200: z.instanceof(Buffer), 404: ApiErrorSchema },
+      },
+      // NOTE: a route-level onSend runs after the app's, which sets `no-store` on every /api answer.
+      onSend: async (_request, reply) => {
+        reply.header('cache-control', RECEIPT_PDF_CACHE_CONTROL);
+      },
+    },
+    async (request, reply) => {
+      const now = clock.now();
+      const transactionId = links.verify(request.params.token, now);
+      const receipt = transactionId === undefined ? undefined : await findReceiptByTransactionId(db, transactionId);
+      if (!receipt) {
+        request.log.info({ statusCode: 404 }, 'Receipt link refused (malformed, forged, expired or unknown)');
+        return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      }
+      const pdf = await renderReceiptPdf(receipt, { organization, pdfUrl: receiptPdfUrl(publicUrl, request.params.token) });
+      request.log.info({ donationId: receipt.donationId }, 'Receipt PDF downloaded');
+      return reply
+        .code(200)
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="receipt-${receipt.number}.pdf"`)
+        .send(pdf);
+    },
+  );
+};
+
+/**
+ * Adds `receiptUrl` (the capability link of the donation's receipt PDF, a path on this site) to every successful answer of
+ * POST /api/process-donation, fresh ones and replays alike, so the thank-you page can offer 'Download your
+ * receipt (PDF)' (issue #12). A root `preSerialization` hook: the answer the ledger stores for replays stays as it
+ * was, and the link is signed when it is sent.
+ */
+export function addReceiptLinkToDonationAnswers(app: FastifyInstance, { links, clock }: Pick<ReceiptRoutesOptions, 'links' | 'clock'>): void {
+  app.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    if (request.url !== API_PATHS.processDonation || reply.statusCode !== 200) return payload;
+    const body = payload as { success?: unknown; data?: { transactionId?: unknown } } | null;
+    const transactionId = body?.success === true ? body.data?.transactionId : undefined;
+    if (typeof transactionId !== 'string') return payload;
+    const receiptUrl = RECEIPT_PDF_PATH.replace(':token', links.sign(transactionId, clock.now()));
+    return { ...body, data: { ...body?.data, receiptUrl } };
+  });
+}

@@ -1,0 +1,102 @@
+import type { AddressInfo } from 'node:net';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+
+/**
+ * A real SMTP server for the mail tests (issue #12: "A real SMTP server in the tests (`smtp-server`, parsed with
+ * `mailparser`)"), on a free port of 127.0.0.1, that can refuse commands temporarily (451) at a given rate, from
+ * a seeded generator so a run is repeatable, or refuse recipients permanently (550).
+ */
+
+/** How the server misbehaves. */
+export interface SmtpFaults {
+  /** Share of MAIL FROM, RCPT TO and DATA commands answered `451 4.3.0` (0 to 1). */
+  temporaryFailureRate?: number;
+  /** Recipients answered `550 5.1.1` at RCPT TO. */
+  rejectRecipients?: string[];
+  /** Seed of the failure draws. */
+  seed?: number;
+}
+
+/** A running test SMTP server and what it accepted. */
+export interface SmtpTestServer {
+  /** `smtp://127.0.0.1:<port>`, for SMTP_URL. */
+  url: string;
+  /** Every message accepted (250 after DATA), parsed. */
+  readonly received: ParsedMail[];
+  /** Number of commands refused so far, temporarily or permanently. */
+  readonly refusals: number;
+  close(): Promise<void>;
+}
+
+/** Mulberry32: a small seeded generator of numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });
+
+/** Starts the server; resolves once it listens. */
+export async function startSmtpTestServer(faults: SmtpFaults = {}): Promise<SmtpTestServer> {
+  const random = seededRandom(faults.seed ?? 1);
+  const rate = faults.temporaryFailureRate ?? 0;
+  const rejected = new Set((faults.rejectRecipients ?? []).map((address) => address.toLowerCase()));
+  const received: ParsedMail[] = [];
+  let refusals = 0;
+  const temporary = (): Error | null => {
+    if (random() >= rate) return null;
+    refusals += 1;
+    return smtpError('Try again later (injected fault)', 451);
+  };
+
+  const server = new SMTPServer({
+    secure: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onMailFrom(_address, _session: SMTPServerSession, callback) {
+      callback(temporary());
+    },
+    onRcptTo(address, _session, callback) {
+      if (rejected.has(address.address.toLowerCase())) {
+        refusals += 1;
+        return callback(smtpError('No such user here', 550));
+      }
+      callback(temporary());
+    },
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        const fault = temporary();
+        if (fault) return callback(fault);
+        simpleParser(Buffer.concat(chunks))
+          .then((mail) => {
+            received.push(mail);
+            callback();
+          })
+          .catch((error: Error) => callback(error));
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    get refusals() {
+      return refusals;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
