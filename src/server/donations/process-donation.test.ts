@@ -55,6 +55,8 @@ describe('a successful donation', () => {
       donorName: 'Ana Reef',
       transactionId: expect.stringMatching(/^ch_test_[0-9A-Za-z]{24}$/),
       isTestPayment: true,
+      // The signed link of the receipt's PDF (issue #12; see receipts/receipts.test.ts).
+      receiptUrl: expect.stringMatching(/^\/api\/receipts\/pdf\/[\w-]+\.\d+\.[\w-]{32}$/),
     });
     expect(t.gateway.calls).toBe(1);
 
