@@ -15,6 +15,8 @@ import { systemClock, type Clock } from './mail/clock';
 import { registerMail } from './mail/plugin';
 import type { MailTransport } from './mail/transport';
 import type { PaymentGateway } from './payments/gateway';
+import { createStripeClient } from './payments/stripe/stripe-gateway';
+import { registerStripeWebhook } from './payments/stripe/webhook-route';
 import { registerReceipts } from './receipts/plugin';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSite } from './site';
@@ -62,7 +64,7 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
 
   // CSP with a per-response nonce, HSTS over HTTPS, nosniff, no framing, no-store on /api... (issue #4). NOTE: first
   // of the plugins, so answers of every later onRequest hook (CSRF and origin refusals, rate limits) carry them.
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.stripe);
 
   // Brotli or gzip for what the browser accepts (issue #5: compression of text assets); quality 5
   // keeps on-the-fly brotli cheap on CPU. Bodies under 1 KiB (most API answers) are sent as they are.
@@ -87,6 +89,11 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
     cardTesting,
     minAmountCents: config.minAmountCents,
   });
+  // Stripe's signed events (issue #11), in Stripe mode only.
+  if (config.stripe) {
+    const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
+    await registerStripeWebhook(app, { db, gateway, stripe, webhookSecret: config.stripe.webhookSecret });
+  }
   // The transactional outbox's relay: receipts and other mail (issue #12); started once the server listens.
   await registerMail(app, { db, settings: config.mail, compose: receipts.compose, clock: clock ?? systemClock, transport: mailTransport });
   await registerSite(app, config);

@@ -6,6 +6,7 @@ import { PRESET_AMOUNTS_DOLLARS } from '../shared/amounts';
 import { dollarsToCents, MIN_AMOUNT_DOLLARS } from '../shared/money';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing/settings';
+import { stripeSettings, type StripeSettings } from './payments/stripe/stripe-settings';
 
 /**
  * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's
@@ -15,8 +16,8 @@ import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-
 
 /** Log levels pino understands (LOG_LEVEL). */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-/** Payment gateways the server can use (PAYMENT_GATEWAY); only the test gateway exists so far (issue #2). */
-export const PAYMENT_GATEWAYS = ['test'] as const;
+/** Payment gateways the server can use (PAYMENT_GATEWAY): the test gateway (issue #2) and Stripe (issue #11). */
+export const PAYMENT_GATEWAYS = ['test', 'stripe'] as const;
 
 /** `DATA_DIR` value that keeps PGlite's database in memory (tests; nothing is written to disk). */
 export const IN_MEMORY_DATA_DIR = 'memory://';
@@ -122,6 +123,11 @@ const EnvSchema = z.object({
     z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }),
   ),
   PAYMENT_GATEWAY: optionalVar(z.enum(PAYMENT_GATEWAYS, { error: `must be one of: ${PAYMENT_GATEWAYS.join(', ')}` })),
+  STRIPE_SECRET_KEY: optionalVar(z.string()),
+  STRIPE_PUBLISHABLE_KEY: optionalVar(z.string()),
+  STRIPE_WEBHOOK_SECRET: optionalVar(z.string()),
+  STRIPE_API_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
+  STRIPE_JS_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
   ORGANIZATION_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   PUBLIC_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   LOG_LEVEL: optionalVar(z.enum(LOG_LEVELS, { error: `must be one of: ${LOG_LEVELS.join(', ')}` })),
@@ -179,6 +185,8 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Which payment gateway charges cards (PAYMENT_GATEWAY, default `test`). */
   paymentGateway: (typeof PAYMENT_GATEWAYS)[number];
+  /** The Stripe gateway's keys and addresses (STRIPE_*), set when paymentGateway is `stripe` (issue #11). */
+  stripe: StripeSettings | undefined;
   /** Deployment settings handed to the page (ORGANIZATION_URL, PUBLIC_URL; issue #2; MIN_DONATION_AMOUNT, issue #4). */
   site: SiteConfig;
   /** pino log level (LOG_LEVEL, default info). */
@@ -285,6 +293,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const minAmountDollars = vars.MIN_DONATION_AMOUNT ?? MIN_AMOUNT_DOLLARS;
 
+  const stripe = vars.PAYMENT_GATEWAY === 'stripe' ? stripeSettings(vars, isProduction) : undefined;
   const dataDir = vars.DATA_DIR ?? './data';
   const publicUrl = vars.PUBLIC_URL ?? DEFAULT_SITE_CONFIG.publicUrl;
   return {
@@ -294,10 +303,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: dataDir === IN_MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
     databaseUrl: vars.DATABASE_URL,
     paymentGateway: vars.PAYMENT_GATEWAY ?? 'test',
+    stripe,
     site: {
       organizationUrl: vars.ORGANIZATION_URL ?? DEFAULT_SITE_CONFIG.organizationUrl,
       publicUrl,
       minAmountDollars,
+      payments: stripe ? { gateway: 'stripe', publishableKey: stripe.publishableKey, stripeJsUrl: stripe.jsUrl } : { gateway: 'test' },
     },
     logLevel: vars.LOG_LEVEL ?? 'info',
     cookieSecret: vars.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET,

@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME, HOST_COOKIE_PREFIX } from '../shared/api';
 import type { ServerConfig } from './config';
 import { apiError, FOREIGN_ORIGIN_MESSAGE } from './errors';
+import { isMachineRoute } from './machine-routes';
 
 /**
  * Cross-site request forgery protection (spec section 7; issues #2 and #4; OWASP CSRF Prevention Cheat Sheet;
@@ -105,7 +106,8 @@ const SECRET_COOKIE_OPTIONS = { path: '/', sameSite: 'strict', httpOnly: true, s
  * NOTE: the spec asks this for `/api` requests; checking every path is stricter and costs nothing, as the
  * site has no other state-changing endpoint. Over HTTPS only the `__Host-` secret cookie counts.
  * A foreign source answers 403 FOREIGN_ORIGIN_MESSAGE; a failed token check answers 403 through the app's
- * error handler (codes FST_CSRF_MISSING_SECRET / FST_CSRF_INVALID_TOKEN).
+ * error handler (codes FST_CSRF_MISSING_SECRET / FST_CSRF_INVALID_TOKEN). Machine routes (webhooks, operator
+ * actions: see isMachineRoute) are not checked: their own signature or bearer token authenticates them.
  */
 export async function registerCsrfProtection(
   app: FastifyInstance,
@@ -136,7 +138,8 @@ export async function registerCsrfProtection(
 
   const allowedOrigins = new Set([new URL(config.site.publicUrl).origin]);
   app.addHook('onRequest', (request, reply, done) => {
-    if (SAFE_METHODS.has(request.method)) {
+    // NOTE: webhooks and operator routes prove themselves with a signature or a bearer token instead (machine-routes.ts).
+    if (SAFE_METHODS.has(request.method) || isMachineRoute(request.url)) {
       done();
       return;
     }

@@ -47,6 +47,17 @@ export const SERVICE_UNAVAILABLE_MESSAGE =
 export const PAYMENT_BEING_CONFIRMED_MESSAGE =
   'Your payment is being confirmed. Please wait a few minutes before trying again: you will not be charged twice.';
 
+/** 404 of confirm-donation for a payment intent the gateway does not know (issue #11). */
+export const PAYMENT_NOT_FOUND_MESSAGE = 'We could not find this payment. Please reload the page and try again: your card has not been charged.';
+/** 400 of confirm-donation when the donation's amount or currency differs from the payment intent's (issue #11). */
+export const AMOUNT_MISMATCH_MESSAGE = "The donation's amount does not match the payment. Please reload the page and try again.";
+/** 402 of confirm-donation for a payment intent the donor never completed (no card confirmed it; issue #11). */
+export const PAYMENT_NOT_COMPLETED_MESSAGE = 'Your payment was not completed and your card was not charged. Please try again.';
+/** `fieldErrors` message when card data is sent to a server that must never receive it (Stripe mode, PCI DSS SAQ A; issue #11). */
+export const CARD_DATA_REFUSED_MESSAGE = 'Card details go to our payment processor only, never to this server.';
+/** `fieldErrors` message when the test gateway is given a payment intent to confirm without a card (issue #11). */
+export const CARD_REQUIRED_MESSAGE = 'Card details are required';
+
 /** `fieldErrors` message for a field the schema does not know (strict schema: unknown fields rejected). */
 export const UNKNOWN_FIELD_MESSAGE = 'Unknown field';
 

@@ -18,6 +18,7 @@ import {
 } from './errors';
 import { createLogger } from './logger';
 import type { PaymentGateway } from './payments/gateway';
+import { createTestGateway } from './payments/test-gateway';
 import { SITE_NOT_BUILT_MESSAGE } from './site';
 import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from './testing/test-app';
 
@@ -80,6 +81,7 @@ describe('the page', () => {
         organizationUrl: ORGANIZATION_URL,
         publicUrl: 'https://give.example.org',
         minAmountDollars: 1,
+        payments: { gateway: 'test' },
       });
     },
   );
@@ -218,8 +220,7 @@ describe('failures answer {success: false, error}', () => {
 
   it('a gateway that fails: 503 saying the payment is being confirmed, no stack, the donation left pending', async () => {
     const brokenGateway: PaymentGateway = {
-      name: 'test',
-      isTestMode: true,
+      ...createTestGateway(),
       charge: async () => {
         throw new Error('connection reset by gateway at Socket.onEnd (node:net:123)');
       },

@@ -87,8 +87,8 @@ const nonceSource = (_request: unknown, response: ServerResponse) => `'nonce-${n
  *   (MUI transitions, icons). NOTE: attributes cannot carry a nonce; an injected attribute could restyle one
  *   element, but cannot read the page or load anything (no selectors, and img/font/connect stay 'self').
  */
-export function cspDirectives(): Record<string, Array<string | typeof nonceSource>> {
-  return {
+export function cspDirectives(stripe?: StripeCspSources): Record<string, Array<string | typeof nonceSource>> {
+  const directives: Record<string, Array<string | typeof nonceSource>> = {
     'default-src': ["'self'"],
     'base-uri': ["'none'"],
     'object-src': ["'none'"],
@@ -104,6 +104,34 @@ export function cspDirectives(): Record<string, Array<string | typeof nonceSourc
     'manifest-src': ["'self'"],
     'worker-src': ["'none'"],
   };
+  if (!stripe) return directives;
+  // Stripe mode only (issue #11): the hosts Stripe documents for Elements, plus the stand-ins' origins in tests.
+  const standIns = [stripe.jsUrl, stripe.apiUrl].filter((url): url is string => url !== undefined).map((url) => new URL(url).origin);
+  const extra = (hosts: readonly string[]) => [...new Set([...hosts, ...standIns.filter((origin) => !hosts.includes(origin))])];
+  return {
+    ...directives,
+    'script-src': [...(directives['script-src'] ?? []), ...extra(STRIPE_CSP_HOSTS.script)],
+    'frame-src': extra(STRIPE_CSP_HOSTS.frame),
+    'connect-src': ["'self'", ...extra(STRIPE_CSP_HOSTS.connect)],
+  };
+}
+
+/**
+ * Stripe's hosts for Stripe.js and the Payment Element (Stripe, "Security at Stripe", Content Security Policy:
+ * https://docs.stripe.com/security/guide#content-security-policy), by directive.
+ */
+export const STRIPE_CSP_HOSTS = {
+  script: ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  frame: ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  connect: ['https://api.stripe.com'],
+} as const;
+
+/** Where Stripe.js and Stripe's API are in Stripe mode: Stripe's own hosts, or the stand-ins' addresses in tests. */
+export interface StripeCspSources {
+  /** STRIPE_JS_URL. */
+  jsUrl: string;
+  /** STRIPE_API_URL, when set (tests). */
+  apiUrl?: string;
 }
 
 /** Whether a URL is under the API (`/api`, `/api/...`, `/api?...`). */
@@ -112,10 +140,11 @@ export function isApiUrl(url: string): boolean {
 }
 
 /**
- * Registers the security headers of every response (see the module comment). Call it before any plugin
+ * Registers the security headers of every response (see the module comment), with Stripe's hosts in the CSP
+ * when `stripe` is given (Stripe mode, issue #11). Call it before any plugin
  * whose `onRequest` hook may answer (CSRF checks, rate limits), so refusals carry the headers too.
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, stripe?: StripeCspSources): Promise<void> {
   // NOTE: before helmet's own hook, whose CSP directive functions read the nonce.
   app.addHook('onRequest', (request, reply, done) => {
     nonces.set(reply.raw, createCspNonce());
@@ -124,7 +153,7 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
     done();
   });
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives() },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(stripe) },
     // Set above, on HTTPS answers only (a browser ignores it over HTTP, and it would pin localhost).
     strictTransportSecurity: false,
     referrerPolicy: { policy: REFERRER_POLICY },

@@ -34,7 +34,7 @@ export function escapeHtmlAttribute(value: string): string {
 
 /**
  * Puts `<meta name="site-config" content="{...}">` (SITE_CONFIG_META_NAME; the JSON of `{organizationUrl,
- * publicUrl, minAmountDollars}`, attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
+ * publicUrl, minAmountDollars, payments}`, attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
  * This is how one build serves any deployment (issue #2: settings "read when the server starts").
  */
 export function injectSiteConfig(html: string, site: SiteConfig): string {
@@ -42,6 +42,7 @@ export function injectSiteConfig(html: string, site: SiteConfig): string {
     organizationUrl: site.organizationUrl,
     publicUrl: site.publicUrl,
     minAmountDollars: site.minAmountDollars,
+    payments: site.payments,
   });
   const meta = `<meta name="${SITE_CONFIG_META_NAME}" content="${escapeHtmlAttribute(json)}">`;
   const headEnd = html.search(/<\/head>/i);

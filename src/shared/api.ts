@@ -5,6 +5,9 @@ import { CauseSchema, FrequencySchema } from './field-rules';
 /** Every API path, defined once (spec section 7: base path /api). */
 export const API_PATHS = {
   processDonation: '/api/process-donation',
+  createPaymentIntent: '/api/create-payment-intent',
+  confirmDonation: '/api/confirm-donation',
+  stripeWebhook: '/api/webhooks/stripe',
   donationStats: '/api/donations/stats',
 } as const;
 
@@ -43,6 +46,22 @@ export const ProcessDonationSuccessSchema = z.object({
 });
 /** A successful process-donation answer. */
 export type ProcessDonationSuccess = z.infer<typeof ProcessDonationSuccessSchema>;
+
+/**
+ * 200 answer of `POST /api/create-payment-intent` (spec section 7, issue #11): the intent's id and the client
+ * secret the browser confirms it with, the amount in dollars and the currency.
+ */
+export const CreatePaymentIntentSuccessSchema = z.object({
+  success: z.literal(true),
+  data: z.object({
+    paymentIntentId: z.string(),
+    clientSecret: z.string(),
+    amount: z.number(),
+    currency: z.literal('USD'),
+  }),
+});
+/** A successful create-payment-intent answer. */
+export type CreatePaymentIntentSuccess = z.infer<typeof CreatePaymentIntentSuccessSchema>;
 
 /**
  * Every API failure: `{success: false, error, fieldErrors?}`. `error` is a sentence a donor can read;

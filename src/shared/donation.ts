@@ -129,6 +129,39 @@ export type DonationSubmission = z.infer<typeof DonationSubmissionSchema>;
 export type DonationSubmissionInput = z.input<typeof DonationSubmissionSchema>;
 
 /**
+ * The submission without its amount and card (issue #11): the `donation` of `POST /api/create-payment-intent`,
+ * so a payment whose browser never comes back is still recorded with its donor. Strict: a card field is refused.
+ */
+export const DonationDetailsSchema = DonationSubmissionSchema.omit({ amount: true, creditCard: true });
+/** A donation's details without amount and card. */
+export type DonationDetails = z.infer<typeof DonationDetailsSchema>;
+
+/** Body of `POST /api/create-payment-intent` (spec section 7, issue #11): `{amount (dollars), donation?}`. */
+export const CreatePaymentIntentRequestSchema = z.strictObject({
+  amount: AmountDollarsSchema,
+  donation: DonationDetailsSchema.optional(),
+});
+/** A create-payment-intent request as a client sends it. */
+export type CreatePaymentIntentRequest = z.input<typeof CreatePaymentIntentRequestSchema>;
+
+/** A gateway's payment intent id (`pi_...`, Stripe's form; at most 255 characters). */
+export const PaymentIntentIdSchema = z
+  .string({ error: 'paymentIntentId must be a payment intent id' })
+  .regex(/^pi_[A-Za-z0-9_]{1,252}$/, 'paymentIntentId must be a payment intent id');
+
+/**
+ * Body of `POST /api/confirm-donation` (spec section 7, issue #11): `{paymentIntentId, donationData}`, where
+ * `donationData` is the submission payload. Its card is optional here: the test gateway needs it (a test card
+ * confirms the intent), the Stripe gateway refuses it (card data never reaches the server in Stripe mode).
+ */
+export const ConfirmDonationRequestSchema = z.strictObject({
+  paymentIntentId: PaymentIntentIdSchema,
+  donationData: DonationSubmissionSchema.extend({ creditCard: CreditCardSchema.optional() }),
+});
+/** A validated confirm-donation request. */
+export type ConfirmDonationRequest = z.infer<typeof ConfirmDonationRequestSchema>;
+
+/**
  * The donation form's values (spec section 2, "Donation form"); labels are in issue #2.
  * The card number is as typed, grouped in fours; selects hold '' until chosen.
  */

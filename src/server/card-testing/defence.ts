@@ -10,6 +10,7 @@ import { cardFingerprint, emailDigest, limitKeySecret, loggedPrefix } from './li
 import type { CardTestingSettings } from './settings';
 import { connectCounterRedis } from './redis';
 import { randomDelayMs, waitMs } from './velocity-delay';
+import { isMachineRoute } from '../machine-routes';
 
 /**
  * The card-testing defence of the payment routes (OWASP OAT-001 "Carding"; issue #4):
@@ -72,6 +73,22 @@ const noDefence: CardTestingDefence = {
   recordDecline: async () => undefined,
 };
 
+/** The donor's e-mail and card number of a payment attempt, where its body has them. */
+interface PaymentAttempt {
+  donorEmail?: string;
+  cardNumber?: string;
+}
+
+/**
+ * The attempt of a validated payment body: a donation submission (process-donation), `{donationData}`
+ * (confirm-donation; its card only in test mode) or `{amount, donation?}` (create-payment-intent, no card).
+ */
+function paymentAttemptOf(body: unknown): PaymentAttempt {
+  const fields = body as { donationData?: Partial<DonationSubmission>; donation?: { donorEmail?: string } } & Partial<DonationSubmission>;
+  const submission = fields.donationData ?? fields;
+  return { donorEmail: submission.donorEmail ?? fields.donation?.donorEmail, cardNumber: submission.creditCard?.number };
+}
+
 /** The client IP a counter keys on: IPv4 as is, IPv6 by its /64 (one subscriber's block), as @fastify/rate-limit does. */
 const clientIp = (request: FastifyRequest) => normalizeIP(request.ip);
 
@@ -93,10 +110,18 @@ export async function registerCardTestingDefence(
   await registerCounterStore(app, { redis, keyPrefix: settings.keyPrefix });
   const secret = limitKeySecret(cookieSecret);
   // NOTE: keyed on the validated body, so the e-mail and card counters are used in preHandler only.
-  const submission = (request: FastifyRequest) => request.body as DonationSubmission;
   // The keyed hashes the card and e-mail counters count by; log lines show only their loggedPrefix.
-  const cardFingerprintOf = (request: FastifyRequest) => cardFingerprint(secret, submission(request).creditCard.number);
-  const emailDigestOf = (request: FastifyRequest) => emailDigest(secret, submission(request).donorEmail);
+  // The card and e-mail counters run only for an attempt that has them (see checkPayment); '' never reaches them.
+  const cardFingerprintOf = (request: FastifyRequest) => cardFingerprint(secret, paymentAttemptOf(request.body).cardNumber ?? '');
+  const emailDigestOf = (request: FastifyRequest) => emailDigest(secret, paymentAttemptOf(request.body).donorEmail ?? '');
+  /** The logged prefixes of the attempt's card fingerprint and e-mail digest, each only when the body has it. */
+  const loggedHashes = (request: FastifyRequest) => {
+    const attempt = paymentAttemptOf(request.body);
+    return {
+      cardFingerprintPrefix: attempt.cardNumber === undefined ? undefined : loggedPrefix(cardFingerprintOf(request)),
+      emailDigestPrefix: attempt.donorEmail === undefined ? undefined : loggedPrefix(emailDigestOf(request)),
+    };
+  };
   const counters = {
     ip: createLimitCounter(app, 'ip', settings.ipRefusals, clientIp),
     ipCeiling: createLimitCounter(app, 'ipCeiling', settings.ipAttempts, clientIp),
@@ -124,8 +149,10 @@ export async function registerCardTestingDefence(
     return reply.code(429).send(apiError(TOO_MANY_ATTEMPTS_MESSAGE));
   };
 
+  /** True for a request the IP limits count: a write request to a route of the site, not of a machine (webhooks, admin). */
+  const isPaymentAttempt = (request: FastifyRequest) => !SAFE_METHODS.has(request.method) && !isMachineRoute(request.url);
   app.addHook('onRequest', async (request, reply) => {
-    if (SAFE_METHODS.has(request.method)) return undefined;
+    if (!isPaymentAttempt(request)) return undefined;
     const attempts = await guarded(request, counters.ipCeiling, counters.ipCeiling.hit);
     if (attempts?.exceeded) return tooMany(request, reply, 'ipCeiling');
     const refusals = await guarded(request, counters.ip, counters.ip.peek);
@@ -133,7 +160,7 @@ export async function registerCardTestingDefence(
   });
   // NOTE: onSend, not onResponse: the count is written before the answer leaves, so a client's next request sees it.
   app.addHook('onSend', async (request, reply) => {
-    if (!SAFE_METHODS.has(request.method) && isRefusal(reply.statusCode)) await guarded(request, counters.ip, counters.ip.hit);
+    if (isPaymentAttempt(request) && isRefusal(reply.statusCode)) await guarded(request, counters.ip, counters.ip.hit);
   });
 
   return {
@@ -149,12 +176,13 @@ export async function registerCardTestingDefence(
         return reply.code(402).send(apiError(VELOCITY_DECLINE_MESSAGE));
       }
 
-      const card = await guarded(request, counters.card, counters.card.peek);
+      const attempt = paymentAttemptOf(request.body);
+      const card = attempt.cardNumber === undefined ? undefined : await guarded(request, counters.card, counters.card.peek);
       if (card?.remaining === 0) {
         return tooMany(request, reply, 'card', { cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)) });
       }
 
-      const email = await guarded(request, counters.email, counters.email.hit);
+      const email = attempt.donorEmail === undefined ? undefined : await guarded(request, counters.email, counters.email.hit);
       if (email?.exceeded) {
         return tooMany(request, reply, 'email', { emailDigestPrefix: loggedPrefix(emailDigestOf(request)) });
       }
@@ -162,8 +190,7 @@ export async function registerCardTestingDefence(
         {
           event: CARD_TESTING_EVENTS.attemptAllowed,
           ip: request.ip,
-          cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)),
-          emailDigestPrefix: loggedPrefix(emailDigestOf(request)),
+          ...loggedHashes(request),
           ipDeclinesRemaining: velocity?.remaining,
           cardDeclinesRemaining: card?.remaining,
           emailAttemptsRemaining: email?.remaining,
@@ -174,13 +201,14 @@ export async function registerCardTestingDefence(
     },
 
     async recordDecline(request) {
-      const card = await guarded(request, counters.card, counters.card.hit);
+      const hasCard = paymentAttemptOf(request.body).cardNumber !== undefined;
+      const card = hasCard ? await guarded(request, counters.card, counters.card.hit) : undefined;
       const ip = await guarded(request, counters.velocity, counters.velocity.hit);
       request.log.info(
         {
           event: CARD_TESTING_EVENTS.declineRecorded,
           ip: request.ip,
-          cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)),
+          cardFingerprintPrefix: loggedHashes(request).cardFingerprintPrefix,
           cardDeclinesRemaining: card?.remaining,
           ipDeclinesRemaining: ip?.remaining,
         },

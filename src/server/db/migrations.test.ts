@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { MIGRATIONS_FOLDER } from './client';
-import { donations, type NewDonationRow } from './schema';
+import { donations, type DonationStatus, type NewDonationRow } from './schema';
 
 /**
  * The migrations (drizzle/), applied to an empty database exactly as the server applies them at start-up
@@ -44,6 +44,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0002_donation_status_transitions': 'd42e2e77b2ef37b7fffc5ec3c8ec1fad2d47e9cc80b5235f93d3a0a2ac36ac38',
   '0003_donation_insert_pending': '1691ae79fcf53cea20eb446735aef35a2db33b23a01d509687c3848e26eb5f97',
   '0004_receipts_and_mail_outbox': '192f8c42213d3875a61946b53aa9fa66476c6d3ce8d6383949a818e04932006d',
+  '0005_payment_intents_refunds_disputes': '7a1ab9a7a7076bf6bc1c5abd2d2779e31151ee1b8130405f38aa481d68ad1778',
 };
 
 describe('migrations from an empty database', () => {
@@ -73,7 +74,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts']);
+    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
@@ -84,6 +85,8 @@ describe('migrations from an empty database', () => {
         'donations_status_check',
         'donations_outcome_check',
         'donations_gateway_transaction_id_unique',
+        'donations_payment_intent_id_unique',
+        'donations_card_known_check',
         'idempotency_keys_pkey',
         'idempotency_keys_donation_id_unique',
         'idempotency_keys_donation_id_donations_id_fk',
@@ -134,30 +137,31 @@ describe('the donation state machine, enforced by the database', () => {
       .returning({ id: donations.id });
     return row?.id ?? '';
   };
-  const setStatus = (id: string, status: 'pending' | 'succeeded' | 'failed') =>
+  const setStatus = (id: string, status: DonationStatus) =>
     database.db
       .update(donations)
       .set({ status, declineCode: 'card_declined', gatewayTransactionId: `ch_test_${id}` })
       .where(eq(donations.id, id));
 
-  it('allows pending → succeeded and pending → failed, and nothing out of succeeded or failed', async () => {
-    const succeeded = await insert();
-    await setStatus(succeeded, 'succeeded');
-    await expect(setStatus(succeeded, 'failed')).rejects.toThrow();
-    await expect(setStatus(succeeded, 'pending')).rejects.toThrow();
-
-    const failed = await insert();
-    await setStatus(failed, 'failed');
-    await expect(setStatus(failed, 'succeeded')).rejects.toThrow();
-    await expect(setStatus(failed, 'pending')).rejects.toThrow();
-
+  it('allows only the moves of the life cycle (migration 0005): forward, never back to pending, nothing out of refunded', async () => {
+    // Each path is a chain of statuses a donation may go through, then statuses it may not take from the last one.
+    const paths: Array<{ moves: DonationStatus[]; refused: DonationStatus[] }> = [
+      { moves: ['succeeded'], refused: ['failed', 'pending'] },
+      { moves: ['failed', 'succeeded'], refused: ['failed', 'pending'] },
+      { moves: ['failed'], refused: ['pending', 'refunded', 'disputed'] },
+      { moves: ['succeeded', 'disputed', 'succeeded', 'refunded'], refused: ['succeeded', 'disputed', 'failed', 'pending'] },
+      { moves: ['refunded'], refused: ['succeeded', 'pending'] },
+      { moves: ['disputed', 'refunded'], refused: ['disputed'] },
+    ];
+    const expected = new Map<string, DonationStatus>();
+    for (const { moves, refused } of paths) {
+      const id = await insert();
+      for (const status of moves) await setStatus(id, status);
+      for (const status of refused) await expect(setStatus(id, status), `${moves.join(' -> ')} -> ${status}`).rejects.toThrow();
+      expected.set(id, moves.at(-1) ?? 'pending');
+    }
     const statuses = await database.db.select({ id: donations.id, status: donations.status }).from(donations);
-    expect(new Map(statuses.map((row) => [row.id, row.status]))).toEqual(
-      new Map([
-        [succeeded, 'succeeded'],
-        [failed, 'failed'],
-      ]),
-    );
+    expect(new Map(statuses.map((row) => [row.id, row.status]))).toEqual(expected);
   });
 
   it('refuses a donation written succeeded or failed: every donation starts pending (migration 0003)', async () => {

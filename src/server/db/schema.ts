@@ -11,13 +11,15 @@ import { FREQUENCIES } from '../../shared/frequencies';
  */
 
 /**
- * Life cycle of a donation: written `pending` before the card is charged, then moved once, to
- * `succeeded` or `failed` (issues #2 and #3). A row left `pending` means the charge's outcome is unknown
- * (the process stopped or the gateway errored) and the reconciler resolves it with the gateway.
- * NOTE: the database enforces the life cycle too: a trigger (migration 0002) refuses any status change
- * of a row that is no longer pending, and another (migration 0003) any row inserted with another status than pending.
+ * Life cycle of a donation: written `pending` before the card is charged, then moved to `succeeded` or
+ * `failed` (issues #2 and #3). A row left `pending` means the charge's outcome is unknown (the process stopped
+ * or the gateway errored) and the reconciler resolves it with the gateway. Since issue #11 a donation can also
+ * be `refunded` or `disputed` (leaving the totals), a payment intent declined once can still succeed with
+ * another card (`failed` -> `succeeded`), and a dispute the charity won makes it `succeeded` again.
+ * NOTE: the database enforces the life cycle too: a trigger (migration 0005, after 0002) refuses every other
+ * status change, and another (migration 0003) any row inserted with another status than pending.
  */
-export const DONATION_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export const DONATION_STATUSES = ['pending', 'succeeded', 'failed', 'refunded', 'disputed'] as const;
 /** One of {@link DONATION_STATUSES}. */
 export type DonationStatus = (typeof DONATION_STATUSES)[number];
 
@@ -48,10 +50,16 @@ export const donations = pgTable(
     addressCountry: text('address_country'),
     message: text('message'),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
-    cardBrand: text('card_brand', { enum: CARD_BRANDS }).notNull(),
-    cardLast4: char('card_last4', { length: 4 }).notNull(),
+    // NOTE: unknown (NULL) while a payment intent confirmed in the browser is pending (Stripe mode, issue #11);
+    // known once it succeeded (donations_card_known_check). A refund or dispute event may come first and leave it unknown.
+    cardBrand: text('card_brand', { enum: CARD_BRANDS }),
+    cardLast4: char('card_last4', { length: 4 }),
     gateway: text('gateway').notNull(),
     gatewayTransactionId: text('gateway_transaction_id').unique(),
+    /** The gateway's payment intent (`pi_...`) of a donation made through create/confirm (issue #11); one donation per intent. */
+    paymentIntentId: text('payment_intent_id').unique(),
+    /** Stripe's dispute status (`needs_response`, `won`, `lost`...) once the donor disputed the charge (issue #11). */
+    disputeStatus: text('dispute_status'),
     declineCode: text('decline_code'),
     isTestPayment: boolean('is_test_payment').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -64,6 +72,10 @@ export const donations = pgTable(
     check('donations_cause_check', sql`${table.cause} IN (${sqlList(CAUSES)})`),
     check('donations_card_brand_check', sql`${table.cardBrand} IN (${sqlList(CARD_BRANDS)})`),
     check('donations_card_last4_check', sql`${table.cardLast4} ~ '^[0-9]{4}$'`),
+    check(
+      'donations_card_known_check',
+      sql`${table.status} <> 'succeeded' OR (${table.cardBrand} IS NOT NULL AND ${table.cardLast4} IS NOT NULL)`,
+    ),
     // A succeeded donation always has the gateway's transaction id; a failed one its decline code.
     check(
       'donations_outcome_check',

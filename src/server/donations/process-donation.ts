@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ApiError, ProcessDonationSuccess } from '../../shared/api';
-import { cardLast4, detectCardBrand } from '../../shared/card';
 import { CAUSE_DETAILS } from '../../shared/causes';
 import type { DonationSubmission } from '../../shared/donation';
-import { CURRENCY, dollarsToCents } from '../../shared/money';
 import type { Database } from '../db/client';
 import {
   apiError,
@@ -17,6 +15,7 @@ import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idemp
 import { findIdempotencyKey } from '../idempotency/repository';
 import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway } from '../payments/gateway';
 import { declinedAnswer, succeededAnswer, type FinalAnswer } from './answers';
+import { toPendingDonation } from './pending-donation';
 import {
   claimKeyAndCreatePendingDonation,
   createPendingDonation,
@@ -53,37 +52,6 @@ const failure = (statusCode: number, message: string, retryAfterSeconds?: number
   replayed: false,
   retryAfterSeconds,
 });
-
-/** An optional text field as stored: trimmed by the schema, and NULL rather than '' when left empty. */
-const orNull = (value: string | undefined): string | null => (value ? value : null);
-
-/** The pending row of a submission: amount in cents, brand computed from the number, last4 only (never the PAN or CVV). */
-function toPendingDonation(submission: DonationSubmission, gateway: PaymentGateway): PendingDonation {
-  const number = submission.creditCard.number;
-  return {
-    amountCents: dollarsToCents(submission.amount),
-    currency: CURRENCY,
-    frequency: submission.frequency,
-    cause: submission.cause,
-    donorName: submission.donorName,
-    donorEmail: submission.donorEmail,
-    donorPhone: orNull(submission.donorPhone),
-    address: {
-      street: orNull(submission.donorAddress?.street),
-      city: orNull(submission.donorAddress?.city),
-      state: orNull(submission.donorAddress?.state),
-      zipCode: orNull(submission.donorAddress?.zipCode),
-      country: orNull(submission.donorAddress?.country),
-    },
-    message: orNull(submission.message),
-    isAnonymous: submission.isAnonymous,
-    // NOTE: the brand comes from the number itself; the payload's `type` is the browser's guess and never trusted.
-    cardBrand: detectCardBrand(number),
-    cardLast4: cardLast4(number),
-    gateway: gateway.name,
-    isTestPayment: gateway.isTestMode,
-  };
-}
 
 /**
  * Writes the pending donation with the id `newDonationId`, claiming `key` first when there is one. Returns the donation's id, or the
@@ -137,7 +105,7 @@ export async function processDonation(
   idempotencyKey: string | undefined,
 ): Promise<ProcessDonationAnswer> {
   const { db, gateway, log } = deps;
-  const pending = toPendingDonation(submission, gateway);
+  const pending = toPendingDonation(submission, submission.creditCard.number, gateway);
 
   // NOTE: chosen here, so that a failed write can be logged with the id it would have had.
   const newDonationId = randomUUID();

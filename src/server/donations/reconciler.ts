@@ -39,6 +39,21 @@ export interface ReconcileReport {
 /** Donations read per query. */
 const BATCH_SIZE = 200;
 
+/**
+ * What the gateway's payment intent says of a pending donation, as a charge lookup: succeeded or declined as
+ * its last attempt went; `not_found` (abandoned) when the gateway does not know it, it was canceled, or it was
+ * never confirmed; undefined while it is still settling (processing, 3-D Secure), so the donation stays pending.
+ */
+export async function lookupPaymentIntent(gateway: PaymentGateway, paymentIntentId: string): Promise<ChargeLookup | undefined> {
+  const intent = await gateway.retrievePaymentIntent(paymentIntentId);
+  if (!intent || intent.status === 'canceled') return { status: 'not_found' };
+  if (intent.status === 'succeeded' && intent.charge) return { status: 'succeeded', ...intent.charge, isTestPayment: intent.isTestPayment };
+  if (intent.status === 'requires_payment_method') {
+    return intent.lastDecline ? { status: 'declined', ...intent.lastDecline, isTestPayment: intent.isTestPayment } : { status: 'not_found' };
+  }
+  return undefined;
+}
+
 /** Records what the gateway says of one pending donation; returns which way it went. */
 async function resolve(
   db: Database,
@@ -61,7 +76,8 @@ async function resolve(
 
 /**
  * One reconciliation run: every donation `pending` for more than `pendingTimeoutMs` (database clock) is
- * resolved with `gateway.retrieveCharge` of its key: succeeded → `succeeded` with the transaction id;
+ * resolved with `gateway.retrieveCharge` of its key (or, for one made through a payment intent, with the intent
+ * itself: lookupPaymentIntent; one still settling stays pending, counted as `unresolved`): succeeded → `succeeded` with the transaction id;
  * declined → `failed` with the decline code; not found → `failed` with {@link ABANDONED_DECLINE_CODE}.
  * A donation the gateway cannot be asked about stays pending (counted as `unresolved`); one that another
  * process resolved meanwhile is skipped. Then expired Idempotency-Keys are pruned. Rejects when the
@@ -76,12 +92,18 @@ export async function reconcilePendingDonations(
     const batch = await listStalePendingDonations(db, pendingTimeoutMs, BATCH_SIZE);
     let resolvedInBatch = 0;
     for (const donation of batch) {
-      let lookup: ChargeLookup;
+      let lookup: ChargeLookup | undefined;
       try {
-        lookup = await gateway.retrieveCharge(gatewayIdempotencyKey(donation.id));
+        lookup = donation.paymentIntentId
+          ? await lookupPaymentIntent(gateway, donation.paymentIntentId)
+          : await gateway.retrieveCharge(gatewayIdempotencyKey(donation.id));
       } catch (error) {
         report.unresolved += 1;
         log.warn({ err: error, donationId: donation.id }, 'Reconciler could not ask the gateway; donation stays pending');
+        continue;
+      }
+      if (!lookup) {
+        report.unresolved += 1;
         continue;
       }
       try {

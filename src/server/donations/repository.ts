@@ -4,7 +4,7 @@ import type { CardBrand } from '../../shared/card';
 import { CAUSES, type Cause } from '../../shared/causes';
 import { FREQUENCIES, type Frequency } from '../../shared/frequencies';
 import type { Database } from '../db/client';
-import { donations, idempotencyKeys, type NewDonationRow } from '../db/schema';
+import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } from '../db/schema';
 import { issueReceipt } from '../receipts/repository';
 
 /**
@@ -30,9 +30,12 @@ export interface PendingDonation {
   };
   message: string | null;
   isAnonymous: boolean;
-  cardBrand: CardBrand;
-  cardLast4: string;
+  /** Null while a card confirmed in the browser is unknown (a Stripe payment intent; issue #11). */
+  cardBrand: CardBrand | null;
+  cardLast4: string | null;
   gateway: string;
+  /** The gateway's payment intent, for a donation made through create/confirm (issue #11). */
+  paymentIntentId?: string;
   isTestPayment: boolean;
 }
 
@@ -59,6 +62,7 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
     cardLast4: donation.cardLast4,
     gateway: donation.gateway,
     isTestPayment: donation.isTestPayment,
+    paymentIntentId: donation.paymentIntentId,
   };
 }
 
@@ -152,10 +156,10 @@ export interface StoredAnswer {
 }
 
 /**
- * Moves a pending donation to `target` with `changes`, and in the same statement completes its
- * Idempotency-Key (if the request had one) with `answer`, so the outcome and the answer to replay are
- * recorded together or not at all. Only pending → succeeded | failed (`WHERE status = 'pending'`, and the
- * database's transition trigger); throws {@link DonationTransitionError} when the row is not pending.
+ * Moves a donation whose status is one of `from` (pending by default) to `target` with `changes`, and in the
+ * same statement completes its Idempotency-Key (if the request had one) with `answer`, so the outcome and the
+ * answer to replay are recorded together or not at all. `WHERE status IN (from)`, and the database's
+ * transition trigger; throws {@link DonationTransitionError} when the row's status is not one of `from`.
  */
 async function resolveDonation(
   db: Database,
@@ -163,12 +167,13 @@ async function resolveDonation(
   target: 'succeeded' | 'failed',
   changes: Partial<NewDonationRow>,
   answer: StoredAnswer,
+  from: readonly DonationStatus[] = ['pending'],
 ): Promise<void> {
   const moved = db.$with('moved').as(
     db
       .update(donations)
       .set({ ...changes, status: target, updatedAt: sql`now()` })
-      .where(and(eq(donations.id, donationId), eq(donations.status, 'pending')))
+      .where(and(eq(donations.id, donationId), inArray(donations.status, [...from])))
       .returning({ id: donations.id }),
   );
   const completed = db.$with('completed').as(
@@ -188,13 +193,16 @@ async function resolveDonation(
  * see issueReceipt), in ONE transaction (issue #12, decision 0040: never a success without its receipt, nor a
  * receipt without its success). Every path that marks a donation succeeded (the route, the reconciler, a later
  * gateway webhook) goes through here. Resolves with the receipt number. Throws {@link DonationTransitionError}
- * when the row is not pending; any error rolls back all of it.
+ * when the row's status is not one of `from` (pending by default; a payment intent declined once may still
+ * succeed with another card, so its confirmation passes `['pending', 'failed']`, issue #11); any error rolls
+ * back all of it.
  */
 export async function markDonationSucceeded(
   db: Database,
   donationId: string,
   outcome: { transactionId: string; cardBrand: CardBrand; last4: string; isTestPayment: boolean },
   answer: StoredAnswer,
+  from: readonly ('pending' | 'failed')[] = ['pending'],
 ): Promise<{ receiptNumber: string }> {
   return db.transaction(async (tx) => {
     await resolveDonation(
@@ -208,6 +216,7 @@ export async function markDonationSucceeded(
         isTestPayment: outcome.isTestPayment,
       },
       answer,
+      from,
     );
     return { receiptNumber: await issueReceipt(tx, donationId) };
   });
@@ -232,6 +241,8 @@ export interface StalePendingDonation {
   id: string;
   amountCents: number;
   donorName: string;
+  /** Set for a donation made through create/confirm: the reconciler asks the gateway about the intent (issue #11). */
+  paymentIntentId: string | null;
 }
 
 /**
@@ -244,7 +255,12 @@ export async function listStalePendingDonations(
   limit: number,
 ): Promise<StalePendingDonation[]> {
   return db
-    .select({ id: donations.id, amountCents: donations.amountCents, donorName: donations.donorName })
+    .select({
+      id: donations.id,
+      amountCents: donations.amountCents,
+      donorName: donations.donorName,
+      paymentIntentId: donations.paymentIntentId,
+    })
     .from(donations)
     .where(
       and(eq(donations.status, 'pending'), lt(donations.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`)),

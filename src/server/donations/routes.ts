@@ -1,13 +1,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { API_PATHS, ApiErrorSchema, DonationStatsSchema, ProcessDonationSuccessSchema } from '../../shared/api';
-import { DonationSubmissionSchema } from '../../shared/donation';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  API_PATHS,
+  ApiErrorSchema,
+  CreatePaymentIntentSuccessSchema,
+  DonationStatsSchema,
+  ProcessDonationSuccessSchema,
+} from '../../shared/api';
+import { ConfirmDonationRequestSchema, CreatePaymentIntentRequestSchema, DonationSubmissionSchema } from '../../shared/donation';
 import { centsToDollars } from '../../shared/money';
 import type { CardTestingDefence } from '../card-testing/defence';
 import { minimumAmountCheck } from '../card-testing/minimum-amount';
 import type { Database } from '../db/client';
-import { apiError, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
+import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
+import { confirmDonation, createDonationPaymentIntent, type IntentAnswer } from './payment-intents';
 import { processDonation } from './process-donation';
 import { getDonationStatsCents, type DonationTotalsCents } from './repository';
 
@@ -22,6 +30,10 @@ export interface DonationRoutesOptions {
   /** Smallest donation, in cents (MIN_DONATION_AMOUNT; issue #4). */
   minAmountCents: number;
 }
+
+/** 400 of process-donation in Stripe mode: the card goes to Stripe in the browser, never here (issue #11). */
+const refuseCardData = async (_request: FastifyRequest, reply: FastifyReply) =>
+  reply.code(400).send(apiError(CARD_DATA_REFUSED_MESSAGE, { creditCard: CARD_DATA_REFUSED_MESSAGE }));
 
 const totalsInDollars = (totals: DonationTotalsCents) => ({
   totalRaised: centsToDollars(totals.totalCents),
@@ -47,7 +59,8 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
    * 429 a card-testing limit (TOO_MANY_ATTEMPTS_MESSAGE; issue #4); 503 database unavailable, or payment
    * being confirmed (with Retry-After); 500 anything unexpected. A completed key's answer is replayed with
    * `Idempotent-Replayed: true`. The minimum amount and the card-testing checks run before anything is
-   * claimed, written or charged.
+   * claimed, written or charged. In Stripe mode (a gateway that takes no card data) every request is refused
+   * with 400 CARD_DATA_REFUSED_MESSAGE before its body is validated: the form uses the payment-intent routes.
    */
   app.post(
     API_PATHS.processDonation,
@@ -68,6 +81,8 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
           503: ApiErrorSchema,
         },
       },
+      // NOTE: in Stripe mode card data must never reach the server (PCI DSS SAQ A): refused before the body is validated.
+      preValidation: gateway.acceptsCardData ? [] : [refuseCardData],
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
     async (request, reply) => {
@@ -83,6 +98,83 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
       if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
       // NOTE: the status is one of those declared above; the response schema of that status checks the body.
       return reply.code(answer.statusCode as 200).send(answer.body as never);
+    },
+  );
+
+  /** Sends an intent endpoint's answer: status, replay header, Retry-After (the statuses are those declared). */
+  const sendIntentAnswer = (reply: FastifyReply, answer: IntentAnswer<unknown>) => {
+    if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
+    return reply.code(answer.statusCode as 200).send(answer.body as never);
+  };
+
+  /**
+   * POST /api/create-payment-intent (spec section 7; issue #11): takes `{amount (dollars), donation?}`
+   * (CreatePaymentIntentRequestSchema: the amount rules of process-donation, and the rest of the submission
+   * without any card field) and creates a payment intent (see createDonationPaymentIntent). Answers 200
+   * `{success: true, data: {paymentIntentId, clientSecret, amount (dollars), currency: 'USD'}}`; 400 invalid
+   * input (with fieldErrors) or an amount under MIN_DONATION_AMOUNT; 403 CSRF; 413; 415; 429 a card-testing
+   * limit; 503 gateway or database unavailable (Retry-After); 500 anything unexpected. Nothing is charged.
+   */
+  app.post(
+    API_PATHS.createPaymentIntent,
+    {
+      schema: {
+        body: CreatePaymentIntentRequestSchema,
+        response: {
+          200: CreatePaymentIntentSuccessSchema,
+          400: ApiErrorSchema,
+          403: ApiErrorSchema,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+          500: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
+      },
+      preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
+    },
+    async (request, reply) => sendIntentAnswer(reply, await createDonationPaymentIntent({ db, gateway, fingerprintSecret, log: request.log }, request.body)),
+  );
+
+  /**
+   * POST /api/confirm-donation (spec section 7; issue #11): takes `{paymentIntentId, donationData}`
+   * (ConfirmDonationRequestSchema; donationData is the submission payload, its card only in test mode) and an
+   * optional Idempotency-Key, and records the donation only if the intent, retrieved from the gateway by the
+   * server, succeeded with the same amount and currency (see confirmDonation). Answers as process-donation:
+   * 200 `{success: true, data: {amount (dollars), donorName, transactionId, isTestPayment}}`; 402 the decline
+   * message; 400 invalid input, card data in Stripe mode, an amount that differs from the intent's, or a bad
+   * Idempotency-Key; 403; 404 an unknown intent; 409; 413; 415; 422 same key, other body; 429; 503 (Retry-After);
+   * 500. A second confirm of the same intent replays the first answer with `Idempotent-Replayed: true`.
+   */
+  app.post(
+    API_PATHS.confirmDonation,
+    {
+      schema: {
+        body: ConfirmDonationRequestSchema,
+        response: {
+          200: ProcessDonationSuccessSchema,
+          400: ApiErrorSchema,
+          402: ApiErrorSchema,
+          403: ApiErrorSchema,
+          404: ApiErrorSchema,
+          409: ApiErrorSchema,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          422: ApiErrorSchema,
+          429: ApiErrorSchema,
+          500: ApiErrorSchema,
+          503: ApiErrorSchema,
+        },
+      },
+      preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
+    },
+    async (request, reply) => {
+      const idempotency = readIdempotencyKey(request.headers);
+      if ('invalid' in idempotency) return reply.code(400).send(apiError(INVALID_IDEMPOTENCY_KEY_MESSAGE));
+      const answer = await confirmDonation({ db, gateway, fingerprintSecret, log: request.log }, request.body, idempotency.key);
+      if (answer.statusCode === 402 && !answer.replayed) await cardTesting.recordDecline(request);
+      return sendIntentAnswer(reply, answer);
     },
   );
 

@@ -36,3 +36,26 @@ export async function pruneExpiredIdempotencyKeys(db: Database): Promise<number>
     .returning({ key: idempotencyKeys.key });
   return deleted.length;
 }
+
+/**
+ * Stores `key` as completed with `answer` for the donation `donationId` (confirm-donation, issue #11), unless
+ * the key, or another key of that donation, is stored already (`ON CONFLICT DO NOTHING`: the first answer
+ * stays). Kept `ttlHours` (at least 24).
+ */
+export async function storeCompletedIdempotencyKey(
+  db: Database,
+  record: { key: string; fingerprint: string; donationId: string; answer: { statusCode: number; body: unknown }; ttlHours: number },
+): Promise<void> {
+  await db
+    .insert(idempotencyKeys)
+    .values({
+      key: record.key,
+      fingerprint: record.fingerprint,
+      status: 'completed',
+      donationId: record.donationId,
+      responseStatus: record.answer.statusCode,
+      responseBody: record.answer.body,
+      expiresAt: sql`now() + make_interval(hours => ${record.ttlHours})`,
+    })
+    .onConflictDoNothing();
+}

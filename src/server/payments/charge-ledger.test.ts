@@ -80,14 +80,21 @@ describe('a file ledger', () => {
 
 describe('withGatewayTimeout', () => {
   it('rejects a call that takes longer than the timeout with GatewayTimeoutError, and passes quick ones through', async () => {
+    const never = () => new Promise<never>(() => {});
     const hanging: PaymentGateway = {
-      name: 'test',
-      isTestMode: true,
-      charge: () => new Promise(() => {}),
-      retrieveCharge: async () => ({ status: 'not_found' }),
+      ...createTestGateway(),
+      charge: never,
+      createPaymentIntent: never,
+      retrievePaymentIntent: never,
+      confirmPaymentIntent: never,
+      refund: never,
     };
     const gateway = withGatewayTimeout(hanging, 20);
     await expect(gateway.charge(request(randomUUID()))).rejects.toBeInstanceOf(GatewayTimeoutError);
+    await expect(gateway.createPaymentIntent({ ...request('k'), metadata: {} })).rejects.toBeInstanceOf(GatewayTimeoutError);
+    await expect(gateway.retrievePaymentIntent('pi_x')).rejects.toBeInstanceOf(GatewayTimeoutError);
+    await expect(gateway.confirmPaymentIntent('pi_x', request('k').card)).rejects.toBeInstanceOf(GatewayTimeoutError);
+    await expect(gateway.refund({ paymentIntentId: 'pi_x', idempotencyKey: 'k' })).rejects.toBeInstanceOf(GatewayTimeoutError);
     expect(await gateway.retrieveCharge('x')).toEqual({ status: 'not_found' });
   });
 });

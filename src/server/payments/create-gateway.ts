@@ -3,6 +3,7 @@ import path from 'node:path';
 import { IN_MEMORY_DATA_DIR, type ServerConfig } from '../config';
 import { memoryChargeLedger, openFileChargeLedger } from './charge-ledger';
 import type { PaymentGateway } from './gateway';
+import { createStripeGateway } from './stripe/stripe-gateway';
 import { createTestGateway } from './test-gateway';
 import { withGatewayTimeout } from './with-timeout';
 
@@ -17,14 +18,19 @@ export interface GatewayHandle {
 
 /**
  * The payment gateway named by PAYMENT_GATEWAY (issue #2), every call bounded by GATEWAY_TIMEOUT_MS
- * (issue #3). Only `test` exists so far; Stripe comes in a later issue behind the same interface.
+ * (issue #3): `test` (the default) or `stripe` (issue #11, with config.stripe's keys).
  * The test gateway keeps its charges in DATA_DIR/{@link TEST_GATEWAY_LEDGER_FILE} (in memory when DATA_DIR
  * is `memory://`), so what it charged outlives the API process. Throws when that file cannot be opened.
  */
 export async function createGateway(
-  config: Pick<ServerConfig, 'paymentGateway' | 'dataDir' | 'gatewayTimeoutMs'>,
+  config: Pick<ServerConfig, 'paymentGateway' | 'dataDir' | 'gatewayTimeoutMs' | 'stripe'>,
 ): Promise<GatewayHandle> {
   switch (config.paymentGateway) {
+    case 'stripe': {
+      if (!config.stripe) throw new Error('PAYMENT_GATEWAY=stripe without its settings');
+      const gateway = createStripeGateway({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
+      return { gateway: withGatewayTimeout(gateway, config.gatewayTimeoutMs), close: async () => undefined };
+    }
     case 'test': {
       if (config.dataDir !== IN_MEMORY_DATA_DIR) await mkdir(config.dataDir, { recursive: true });
       const ledger =

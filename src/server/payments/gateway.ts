@@ -69,20 +69,109 @@ export interface ChargeNotFound {
 export type ChargeLookup = ChargeResult | ChargeNotFound;
 
 /**
+ * Status of a payment intent, in Stripe's words (https://docs.stripe.com/payments/paymentintents/lifecycle):
+ * `requires_payment_method` until a card is given (again after a decline), `requires_action` while 3-D Secure
+ * waits for the donor, `processing`, then `succeeded` or `canceled`.
+ */
+export const PAYMENT_INTENT_STATUSES = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'processing',
+  'requires_capture',
+  'succeeded',
+  'canceled',
+] as const;
+/** One of {@link PAYMENT_INTENT_STATUSES}. */
+export type PaymentIntentStatus = (typeof PAYMENT_INTENT_STATUSES)[number];
+
+/** A payment intent as the server needs it, whichever gateway holds it. Amount in cents. */
+export interface PaymentIntent {
+  /** The gateway's id (`pi_...`). */
+  id: string;
+  /** What the browser confirms the intent with (Stripe.js); never logged or stored. */
+  clientSecret: string;
+  /** Amount in integer cents (minor units). */
+  amountCents: number;
+  /** ISO 4217 code, upper case (`USD`). */
+  currency: string;
+  status: PaymentIntentStatus;
+  /** The successful charge, once `succeeded`: its id, card brand and last4. */
+  charge: { transactionId: string; cardBrand: CardBrand; last4: string } | undefined;
+  /** The last attempt's decline (Stripe's `last_payment_error`), when the card was declined. */
+  lastDecline: { declineCode: string; message: string } | undefined;
+  /** True when no real money moves (test mode, or Stripe's test keys). */
+  isTestPayment: boolean;
+}
+
+/** A payment intent to create (spec section 7, `POST /api/create-payment-intent`). */
+export interface CreatePaymentIntentRequest {
+  /** Amount in integer cents (minor units), > 0. */
+  amountCents: number;
+  /** ISO 4217 code, upper case (`USD`). */
+  currency: string;
+  /** What the payment is for, as it appears in the gateway's dashboard. */
+  description: string;
+  /** A second creation with the same key answers the first intent (Stripe's `Idempotency-Key`). */
+  idempotencyKey: string;
+  /** Kept on the intent (Stripe `metadata`), e.g. `{donationId}`. */
+  metadata: Record<string, string>;
+}
+
+/** A refund to make: all of the intent's charge, or `amountCents` of it. */
+export interface RefundRequest {
+  paymentIntentId: string;
+  /** Part of the charge to refund, in cents; the whole remaining amount when undefined. */
+  amountCents?: number;
+  /** A second refund with the same key answers the first one and refunds nothing more. */
+  idempotencyKey: string;
+}
+
+/** A refund the gateway made (Stripe's Refund, https://docs.stripe.com/api/refunds/object). */
+export interface Refund {
+  /** The gateway's id (`re_...`). */
+  refundId: string;
+  /** Amount refunded by this refund, in cents. */
+  amountCents: number;
+  status: 'succeeded' | 'pending' | 'failed' | 'canceled' | 'requires_action';
+}
+
+/** Raised by a gateway that takes card data only in the browser (Stripe mode: PCI DSS SAQ A) when asked to charge a card. */
+export class CardDataRefusedError extends Error {
+  constructor(gatewayName: string) {
+    super(`The ${gatewayName} gateway never takes card data on the server`);
+    this.name = 'CardDataRefusedError';
+  }
+}
+
+/**
  * Charges cards, and says what became of a charge (issue #3: the reconciler asks "what became of that key").
  * - `charge` resolves with a {@link ChargeResult} for every answer the gateway gives, declines included;
  *   it rejects only when the outcome is unknown (network failure, timeout, gateway error). A second call
  *   with the same idempotency key resolves with the first call's result and charges nothing.
  * - `retrieveCharge` resolves with the result of the charge made under that key, or `not_found` when there
  *   was none; it rejects when the gateway cannot be asked.
+ * Payment intents (spec section 7; issue #11), after Stripe's Payment Intents API:
+ * - `createPaymentIntent` resolves with a new intent (`requires_payment_method`), or the first one for a repeated key;
+ * - `retrievePaymentIntent` resolves with the intent as it stands, or undefined for an id the gateway does not know;
+ * - `confirmPaymentIntent` charges the intent with a card on the server: only when `acceptsCardData`
+ *   (the test gateway); otherwise it rejects with {@link CardDataRefusedError}, as `charge` does;
+ * - `refund` refunds an intent's charge, all or part of it.
+ * Every method rejects when the outcome is unknown (network failure, timeout, gateway error).
  */
 export interface PaymentGateway {
-  /** Stored with each donation (`gateway` column), e.g. `test`. */
+  /** Stored with each donation (`gateway` column), e.g. `test` or `stripe`. */
   readonly name: string;
   /** True when this gateway never moves real money (stored as `is_test_payment` before the charge). */
   readonly isTestMode: boolean;
+  /** False when card data must never reach the server (Stripe mode): `charge` and `confirmPaymentIntent` reject. */
+  readonly acceptsCardData: boolean;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   retrieveCharge(idempotencyKey: string): Promise<ChargeLookup>;
+  createPaymentIntent(request: CreatePaymentIntentRequest): Promise<PaymentIntent>;
+  retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined>;
+  confirmPaymentIntent(paymentIntentId: string, card: ChargeCard): Promise<PaymentIntent>;
+  refund(request: RefundRequest): Promise<Refund>;
 }
 
 /**

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
 import { memoryChargeLedger, type ChargeLedger, type ChargeRecord } from './charge-ledger';
 import type { ChargeDeclined, ChargeLookup, ChargeRequest, ChargeResult, PaymentGateway } from './gateway';
+import { createTestPaymentIntents } from './test-payment-intents';
 
 /**
  * A payment gateway that behaves like Stripe in test mode (issue #2; /shared/test-cards.md, from
@@ -132,6 +133,7 @@ function decide(request: ChargeRequest, now: Date): ChargeResult {
  * and charges nothing; `retrieveCharge(key)` answers that result, or `not_found`.
  * Throws a RangeError when the amount is not a positive whole number of cents (a programming error), and
  * {@link IdempotencyKeyReuseError} when a key comes back with another amount, currency or card.
+ * Payment intents and refunds: see createTestPaymentIntents (confirmed on the server with a test card).
  * `ledger` defaults to memory; main passes a file ledger so the record outlives the process.
  */
 export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLedger } = {}): TestGateway {
@@ -153,23 +155,27 @@ export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLe
     return entry;
   };
 
+  const charge = async (request: ChargeRequest): Promise<ChargeResult> => {
+    if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+      throw new RangeError('amountCents must be a positive whole number of cents');
+    }
+    const key = request.idempotencyKey;
+    // NOTE: no await before the key is looked up and, if new, registered: concurrent calls cannot both charge.
+    const done = ledger.get(key);
+    if (done) return replay(done, request);
+    const underwayCharge = underway.get(key);
+    if (underwayCharge) return replay(await underwayCharge, request);
+    const made = record(request).finally(() => underway.delete(key));
+    underway.set(key, made);
+    return (await made).result;
+  };
+
   return {
     name: 'test',
     isTestMode: true,
-    async charge(request: ChargeRequest): Promise<ChargeResult> {
-      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
-        throw new RangeError('amountCents must be a positive whole number of cents');
-      }
-      const key = request.idempotencyKey;
-      // NOTE: no await before the key is looked up and, if new, registered: concurrent calls cannot both charge.
-      const done = ledger.get(key);
-      if (done) return replay(done, request);
-      const underwayCharge = underway.get(key);
-      if (underwayCharge) return replay(await underwayCharge, request);
-      const charge = record(request).finally(() => underway.delete(key));
-      underway.set(key, charge);
-      return (await charge).result;
-    },
+    acceptsCardData: true,
+    charge,
+    ...createTestPaymentIntents(charge, ledger),
     async retrieveCharge(idempotencyKey: string): Promise<ChargeLookup> {
       const found = (await underway.get(idempotencyKey)) ?? ledger.get(idempotencyKey);
       return found ? found.result : { status: 'not_found' };

@@ -18,7 +18,12 @@ export function withGatewayTimeout(gateway: PaymentGateway, timeoutMs: number): 
   return {
     name: gateway.name,
     isTestMode: gateway.isTestMode,
+    acceptsCardData: gateway.acceptsCardData,
     charge: (request) => withinMs(gateway.charge(request), timeoutMs),
     retrieveCharge: (idempotencyKey) => withinMs(gateway.retrieveCharge(idempotencyKey), timeoutMs),
+    createPaymentIntent: (request) => withinMs(gateway.createPaymentIntent(request), timeoutMs),
+    retrievePaymentIntent: (id) => withinMs(gateway.retrievePaymentIntent(id), timeoutMs),
+    confirmPaymentIntent: (id, card) => withinMs(gateway.confirmPaymentIntent(id, card), timeoutMs),
+    refund: (request) => withinMs(gateway.refund(request), timeoutMs),
   };
 }

@@ -12,17 +12,15 @@ export interface GatewayFaults {
   afterCharge?: (request: ChargeRequest, result: ChargeResult) => Promise<void> | void;
 }
 
-/** Wraps `inner` with the fault points of `faults` (all optional, changeable at any time); `retrieveCharge` is passed through. */
+/** Wraps `inner` with the fault points of `faults` (all optional, changeable at any time); every other method is passed through. */
 export function faultyGateway(inner: PaymentGateway, faults: GatewayFaults): PaymentGateway {
   return {
-    name: inner.name,
-    isTestMode: inner.isTestMode,
+    ...inner,
     async charge(request) {
       await faults.beforeCharge?.(request);
       const result = await inner.charge(request);
       await faults.afterCharge?.(request, result);
       return result;
     },
-    retrieveCharge: (idempotencyKey) => inner.retrieveCharge(idempotencyKey),
   };
 }

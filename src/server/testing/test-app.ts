@@ -40,8 +40,7 @@ export interface CountingGateway extends PaymentGateway {
 export function countingGateway(inner: PaymentGateway = createTestGateway()): CountingGateway {
   let calls = 0;
   return {
-    name: inner.name,
-    isTestMode: inner.isTestMode,
+    ...inner,
     get calls() {
       return calls;
     },
@@ -52,7 +51,6 @@ export function countingGateway(inner: PaymentGateway = createTestGateway()): Co
       calls += 1;
       return inner.charge(request);
     },
-    retrieveCharge: (idempotencyKey) => inner.retrieveCharge(idempotencyKey),
   };
 }
 

@@ -1,0 +1,104 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../db/client';
+import type { PaymentGateway, PaymentIntent } from '../payments/gateway';
+import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from './answers';
+import {
+  claimWebhookEvent,
+  closeDonationDispute,
+  findDonationByPaymentIntent,
+  markDonationDisputed,
+  markDonationRefunded,
+  type IntentDonation,
+} from './intent-ledger';
+import { DonationTransitionError, markDonationFailed, markDonationSucceeded } from './repository';
+
+/**
+ * What a gateway's webhook tells the ledger (issue #11), in the gateway's neutral terms; the Stripe webhook
+ * route turns Stripe's events into these (stripe/webhook-route.ts). Amounts in cents.
+ */
+export type PaymentEvent =
+  | { kind: 'payment_succeeded'; paymentIntentId: string }
+  | { kind: 'payment_failed'; paymentIntentId: string; declineCode: string; message: string }
+  | { kind: 'payment_processing'; paymentIntentId: string }
+  | { kind: 'payment_canceled'; paymentIntentId: string }
+  | { kind: 'charge_refunded'; paymentIntentId: string; transactionId: string; fullyRefunded: boolean; amountRefundedCents: number }
+  | { kind: 'dispute_opened'; paymentIntentId: string; transactionId: string; disputeStatus: string }
+  | { kind: 'dispute_closed'; paymentIntentId: string; disputeStatus: string }
+  | { kind: 'ignored' };
+
+/** The event's identity: the gateway's event id and type, and the gateway's name. */
+export interface PaymentEventSource {
+  eventId: string;
+  type: string;
+  gateway: string;
+}
+
+/** What became of an event: applied, a duplicate (processed before), about no donation we know, or nothing to do. */
+export type PaymentEventOutcome = 'applied' | 'duplicate' | 'no_donation' | 'unchanged';
+
+/** What {@link applyPaymentEvent} needs. */
+export interface PaymentEventDeps {
+  db: Database;
+  gateway: PaymentGateway;
+  log: FastifyBaseLogger;
+}
+
+/** Runs `move`; a donation that cannot make that move (an older event, arriving late) is left as it is. */
+async function forwardOnly(move: () => Promise<unknown>): Promise<boolean> {
+  try {
+    return (await move()) !== false;
+  } catch (error) {
+    if (error instanceof DonationTransitionError) return false;
+    throw error;
+  }
+}
+
+/** The effect of `event` on `donation`, in the caller's transaction; true when the donation changed. */
+async function effect(tx: Database, donation: IntentDonation, event: PaymentEvent, intent: PaymentIntent | undefined): Promise<boolean> {
+  switch (event.kind) {
+    case 'payment_succeeded': {
+      if (!intent?.charge) return false;
+      const outcome = { ...intent.charge, isTestPayment: intent.isTestPayment };
+      const answer = succeededAnswer({ ...donation, ...outcome });
+      return forwardOnly(() => markDonationSucceeded(tx, donation.id, outcome, answer, ['pending', 'failed']));
+    }
+    case 'payment_failed':
+      return forwardOnly(() => markDonationFailed(tx, donation.id, event, declinedAnswer(event.message)));
+    case 'payment_canceled':
+      return forwardOnly(() => markDonationFailed(tx, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE)));
+    case 'charge_refunded':
+      // NOTE: a partial refund leaves the gift standing; the operator's refund route records those (issue #14).
+      return event.fullyRefunded ? markDonationRefunded(tx, donation.id, event.transactionId) : false;
+    case 'dispute_opened':
+      return markDonationDisputed(tx, donation.id, event.transactionId, event.disputeStatus);
+    case 'dispute_closed':
+      return closeDonationDispute(tx, donation.id, event.disputeStatus);
+    case 'payment_processing':
+    case 'ignored':
+      return false;
+  }
+}
+
+/**
+ * Applies one webhook event to the ledger (issue #11): in ONE transaction, the event id is claimed in
+ * `webhook_events` (a second delivery is a `duplicate` and changes nothing) and its effect is written, so an
+ * effect is never applied twice nor lost. Events may arrive out of order: every move is forward only
+ * (a success after a refund leaves the donation refunded; a failure after a success is ignored).
+ * `payment_succeeded` retrieves the intent from the gateway first (for the charge's id, card brand and last4).
+ * An intent with no donation recorded (its browser sent no donor details) is logged and claimed.
+ * Rejects when the gateway or the database fails: nothing is claimed, and the gateway delivers the event again.
+ */
+export async function applyPaymentEvent(deps: PaymentEventDeps, source: PaymentEventSource, event: PaymentEvent): Promise<PaymentEventOutcome> {
+  const intent = event.kind === 'payment_succeeded' ? await deps.gateway.retrievePaymentIntent(event.paymentIntentId) : undefined;
+  const outcome = await deps.db.transaction(async (tx): Promise<PaymentEventOutcome> => {
+    if (!(await claimWebhookEvent(tx, { id: source.eventId, type: source.type, gateway: source.gateway }))) return 'duplicate';
+    if (event.kind === 'ignored') return 'unchanged';
+    const donation = await findDonationByPaymentIntent(tx, event.paymentIntentId);
+    if (!donation) return 'no_donation';
+    return (await effect(tx, donation, event, intent)) ? 'applied' : 'unchanged';
+  });
+  const paymentIntentId = event.kind === 'ignored' ? undefined : event.paymentIntentId;
+  const level = outcome === 'no_donation' ? 'warn' : 'info';
+  deps.log[level]({ webhook: { ...source, kind: event.kind, paymentIntentId, outcome } }, 'Payment event processed');
+  return outcome;
+}

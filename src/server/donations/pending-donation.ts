@@ -1,0 +1,46 @@
+import { cardLast4, detectCardBrand } from '../../shared/card';
+import type { DonationDetails } from '../../shared/donation';
+import { CURRENCY, dollarsToCents } from '../../shared/money';
+import type { PaymentGateway } from '../payments/gateway';
+import type { PendingDonation } from './repository';
+
+/** An optional text field as stored: trimmed by the schema, and NULL rather than '' when left empty. */
+const orNull = (value: string | undefined): string | null => (value ? value : null);
+
+/**
+ * The pending row of a donation (issues #2 and #11): `details` with its amount in dollars, stored in cents;
+ * the card's brand computed from `cardNumber` and its last4 only (never the PAN or CVV), or unknown (null)
+ * when the card is given to the gateway in the browser (Stripe mode); `paymentIntentId` when the donation is
+ * made through a payment intent.
+ */
+export function toPendingDonation(
+  details: DonationDetails & { amount: number },
+  cardNumber: string | undefined,
+  gateway: PaymentGateway,
+  paymentIntentId?: string,
+): PendingDonation {
+  return {
+    amountCents: dollarsToCents(details.amount),
+    currency: CURRENCY,
+    frequency: details.frequency,
+    cause: details.cause,
+    donorName: details.donorName,
+    donorEmail: details.donorEmail,
+    donorPhone: orNull(details.donorPhone),
+    address: {
+      street: orNull(details.donorAddress?.street),
+      city: orNull(details.donorAddress?.city),
+      state: orNull(details.donorAddress?.state),
+      zipCode: orNull(details.donorAddress?.zipCode),
+      country: orNull(details.donorAddress?.country),
+    },
+    message: orNull(details.message),
+    isAnonymous: details.isAnonymous,
+    // NOTE: the brand comes from the number itself; the payload's `type` is the browser's guess and never trusted.
+    cardBrand: cardNumber === undefined ? null : detectCardBrand(cardNumber),
+    cardLast4: cardNumber === undefined ? null : cardLast4(cardNumber),
+    gateway: gateway.name,
+    isTestPayment: gateway.isTestMode,
+    paymentIntentId,
+  };
+}

@@ -1,0 +1,134 @@
+import Stripe from 'stripe';
+import { CARD_BRANDS, type CardBrand } from '../../../shared/card';
+import {
+  CardDataRefusedError,
+  type ChargeLookup,
+  type ChargeResult,
+  type CreatePaymentIntentRequest,
+  type PaymentGateway,
+  type PaymentIntent,
+  PAYMENT_INTENT_STATUSES,
+  type PaymentIntentStatus,
+  type Refund,
+  type RefundRequest,
+} from '../gateway';
+
+/**
+ * The Stripe gateway (`PAYMENT_GATEWAY=stripe`; issue #11), on the official `stripe` package. Card data never
+ * reaches the server (PCI DSS SAQ A): the donor's browser gives the card to Stripe.js's Payment Element and
+ * confirms the payment intent there, so `charge` and `confirmPaymentIntent` reject with CardDataRefusedError.
+ * The server creates intents (https://docs.stripe.com/api/payment_intents/create), retrieves them with their
+ * latest charge to learn the outcome, card brand and last4, and refunds them (https://docs.stripe.com/api/refunds).
+ */
+
+/** What {@link createStripeGateway} needs. */
+export interface StripeGatewayOptions {
+  /** STRIPE_SECRET_KEY: `sk_test_...` or `sk_live_...` (a restricted `rk_` key works too). */
+  secretKey: string;
+  /**
+   * STRIPE_API_URL: where the SDK sends its requests instead of https://api.stripe.com (the SDK's `host`,
+   * `port` and `protocol`); tests point it at the API stand-in. Unset in production.
+   */
+  apiUrl: string | undefined;
+  /** How long one API call may take, in ms (GATEWAY_TIMEOUT_MS); the SDK's own timeout. */
+  timeoutMs: number;
+}
+
+/** The SDK client for `options`: Stripe's API, or the stand-in at `apiUrl`. The SDK's own retries are off (the reconciler retries). */
+export function createStripeClient(options: Pick<StripeGatewayOptions, 'secretKey' | 'apiUrl' | 'timeoutMs'>): Stripe {
+  const url = options.apiUrl ? new URL(options.apiUrl) : undefined;
+  return new Stripe(options.secretKey, {
+    maxNetworkRetries: 0,
+    timeout: options.timeoutMs,
+    telemetry: false,
+    appInfo: { name: 'reef-donations' },
+    ...(url ? { host: url.hostname, port: url.port, protocol: url.protocol === 'http:' ? 'http' : 'https' } : {}),
+  });
+}
+
+/** Stripe's card brand as ours: the brands the site names, `unknown` for the rest (diners, jcb, unionpay...). */
+export function toCardBrand(brand: string | null | undefined): CardBrand {
+  return (CARD_BRANDS as readonly string[]).includes(brand ?? '') ? (brand as CardBrand) : 'unknown';
+}
+
+/** Stripe's generic decline sentence, for a decline that came without a message. */
+const GENERIC_DECLINE_MESSAGE = 'Your card was declined.';
+
+/** Our view of a Stripe PaymentIntent retrieved with `expand: ['latest_charge']`. */
+export function toPaymentIntent(intent: Stripe.PaymentIntent): PaymentIntent {
+  const charge = typeof intent.latest_charge === 'object' && intent.latest_charge !== null ? intent.latest_charge : undefined;
+  const card = charge?.payment_method_details?.card;
+  const error = intent.last_payment_error;
+  return {
+    id: intent.id,
+    clientSecret: intent.client_secret ?? '',
+    amountCents: intent.amount,
+    currency: intent.currency.toUpperCase(),
+    // NOTE: the SDK types `status` as an open string (for statuses added later); an unknown one waits like `processing`.
+    status: (PAYMENT_INTENT_STATUSES as readonly string[]).includes(intent.status) ? (intent.status as PaymentIntentStatus) : 'processing',
+    charge:
+      intent.status === 'succeeded' && charge
+        ? { transactionId: charge.id, cardBrand: toCardBrand(card?.brand), last4: card?.last4 ?? '0000' }
+        : undefined,
+    lastDecline: error
+      ? { declineCode: error.decline_code ?? error.code ?? 'card_declined', message: error.message ?? GENERIC_DECLINE_MESSAGE }
+      : undefined,
+    isTestPayment: !intent.livemode,
+  };
+}
+
+/** True for Stripe's answer to an id it does not know (`resource_missing`, 404). */
+const isMissing = (error: unknown) =>
+  error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.statusCode === 404);
+
+/**
+ * Creates the Stripe gateway. Its `isTestMode` follows the key (`sk_test_` / `rk_test_`). Intents are created
+ * with `automatic_payment_methods` (what the Payment Element offers is set in Stripe's Dashboard) and the
+ * request's metadata; `retrievePaymentIntent` answers undefined for an unknown id; `retrieveCharge` and
+ * `charge` and `confirmPaymentIntent` reject (card data never reaches this server; intents are looked up by id).
+ * Every other Stripe error rejects as the SDK raised it (the outcome is then unknown to the caller).
+ */
+export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
+  const stripe = createStripeClient(options);
+  const isTestMode = /^(sk|rk)_test_/.test(options.secretKey);
+  const refused = (): Promise<never> => Promise.reject(new CardDataRefusedError('stripe'));
+  return {
+    name: 'stripe',
+    isTestMode,
+    acceptsCardData: false,
+    charge: (): Promise<ChargeResult> => refused(),
+    retrieveCharge: (): Promise<ChargeLookup> => refused(),
+    confirmPaymentIntent: (): Promise<PaymentIntent> => refused(),
+
+    async createPaymentIntent(request: CreatePaymentIntentRequest): Promise<PaymentIntent> {
+      const intent = await stripe.paymentIntents.create(
+        {
+          amount: request.amountCents,
+          currency: request.currency.toLowerCase(),
+          description: request.description,
+          metadata: request.metadata,
+          automatic_payment_methods: { enabled: true },
+        },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return toPaymentIntent(intent);
+    },
+
+    async retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined> {
+      try {
+        return toPaymentIntent(await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] }));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async refund(request: RefundRequest): Promise<Refund> {
+      const refund = await stripe.refunds.create(
+        { payment_intent: request.paymentIntentId, ...(request.amountCents === undefined ? {} : { amount: request.amountCents }) },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return { refundId: refund.id, amountCents: refund.amount, status: (refund.status ?? 'pending') as Refund['status'] };
+    },
+  };
+}

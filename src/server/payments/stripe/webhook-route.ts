@@ -1,0 +1,123 @@
+import type { FastifyInstance } from 'fastify';
+import type Stripe from 'stripe';
+import { z } from 'zod';
+import { API_PATHS, ApiErrorSchema } from '../../../shared/api';
+import type { Database } from '../../db/client';
+import { applyPaymentEvent, type PaymentEvent } from '../../donations/payment-events';
+import { apiError } from '../../errors';
+import type { PaymentGateway } from '../gateway';
+
+/**
+ * `POST /api/webhooks/stripe` (issue #11): Stripe's events, verified on the raw body with the endpoint's
+ * signing secret (https://docs.stripe.com/webhooks#verify-events), then applied to the ledger once each
+ * (applyPaymentEvent). The webhook, not the browser, is what marks a payment succeeded when the browser never
+ * comes back. Exempt from the browser CSRF check and the per-IP limits (isMachineRoute), not from a body limit.
+ */
+
+/** 400 of a webhook whose signature is missing or wrong: nothing is written. */
+export const INVALID_SIGNATURE_MESSAGE = 'The webhook signature is missing or invalid.';
+
+/** Largest webhook body accepted, in bytes: Stripe's events are a few kB; 64 KiB leaves room and still bounds it. */
+export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** The events handled (issue #11); every other type is acknowledged and ignored. */
+export const HANDLED_STRIPE_EVENTS = [
+  'payment_intent.succeeded',
+  'payment_intent.payment_failed',
+  'payment_intent.processing',
+  'payment_intent.canceled',
+  'charge.refunded',
+  'charge.dispute.created',
+  'charge.dispute.closed',
+] as const;
+
+/** An expandable Stripe field's id (`'pi_...'` or `{id: 'pi_...'}`), or undefined when absent. */
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
+
+/** Stripe's event in the ledger's neutral terms (payment-events.ts); events without a payment intent are ignored. */
+export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+      return { kind: 'payment_succeeded', paymentIntentId: event.data.object.id };
+    case 'payment_intent.payment_failed': {
+      const error = event.data.object.last_payment_error;
+      return {
+        kind: 'payment_failed',
+        paymentIntentId: event.data.object.id,
+        declineCode: error?.decline_code ?? error?.code ?? 'card_declined',
+        message: error?.message ?? 'Your card was declined.',
+      };
+    }
+    case 'payment_intent.processing':
+      return { kind: 'payment_processing', paymentIntentId: event.data.object.id };
+    case 'payment_intent.canceled':
+      return { kind: 'payment_canceled', paymentIntentId: event.data.object.id };
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const paymentIntentId = idOf(charge.payment_intent);
+      if (!paymentIntentId) return { kind: 'ignored' };
+      return { kind: 'charge_refunded', paymentIntentId, transactionId: charge.id, fullyRefunded: charge.refunded, amountRefundedCents: charge.amount_refunded };
+    }
+    case 'charge.dispute.created':
+    case 'charge.dispute.closed': {
+      const dispute = event.data.object;
+      const paymentIntentId = idOf(dispute.payment_intent);
+      if (!paymentIntentId) return { kind: 'ignored' };
+      return event.type === 'charge.dispute.created'
+        ? { kind: 'dispute_opened', paymentIntentId, transactionId: idOf(dispute.charge) ?? '', disputeStatus: dispute.status }
+        : { kind: 'dispute_closed', paymentIntentId, disputeStatus: dispute.status };
+    }
+    default:
+      return { kind: 'ignored' };
+  }
+}
+
+/** What {@link registerStripeWebhook} needs. */
+export interface StripeWebhookOptions {
+  db: Database;
+  gateway: PaymentGateway;
+  /** The SDK client whose `webhooks.constructEvent` verifies signatures. */
+  stripe: Stripe;
+  /** STRIPE_WEBHOOK_SECRET (`whsec_...`). */
+  webhookSecret: string;
+}
+
+/**
+ * Registers `POST /api/webhooks/stripe` in its own context, where JSON bodies stay raw bytes (the signature is
+ * over the exact bytes Stripe sent; Fastify's JSON parser must not touch them). Answers 200 `{received: true}`
+ * once the event is applied (or was already); 400 INVALID_SIGNATURE_MESSAGE for a missing, wrong, tampered or
+ * too old signature (Stripe's 5-minute tolerance), writing nothing; 413 over WEBHOOK_BODY_LIMIT_BYTES; 500 when
+ * the database or Stripe fails (Stripe delivers the event again later).
+ */
+export async function registerStripeWebhook(app: FastifyInstance, options: StripeWebhookOptions): Promise<void> {
+  await app.register(async (webhook) => {
+    webhook.removeContentTypeParser('application/json');
+    webhook.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES }, (_request, body, done) => {
+      done(null, body);
+    });
+    webhook.post(
+      API_PATHS.stripeWebhook,
+      {
+        bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
+        schema: { response: { 200: z.object({ received: z.literal(true) }), 400: ApiErrorSchema, 413: ApiErrorSchema, 500: ApiErrorSchema } },
+      },
+      async (request, reply) => {
+        const signature = request.headers['stripe-signature'];
+        let event: Stripe.Event;
+        try {
+          if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) throw new Error('No signature or no body');
+          event = options.stripe.webhooks.constructEvent(request.body, signature, options.webhookSecret);
+        } catch (error) {
+          request.log.warn({ reason: (error as Error).message }, 'Stripe webhook refused: bad signature');
+          return reply.code(400).send(apiError(INVALID_SIGNATURE_MESSAGE));
+        }
+        await applyPaymentEvent(
+          { db: options.db, gateway: options.gateway, log: request.log },
+          { eventId: event.id, type: event.type, gateway: 'stripe' },
+          toPaymentEvent(event),
+        );
+        return reply.code(200).send({ received: true });
+      },
+    );
+  });
+}

@@ -1,0 +1,149 @@
+import { randomInt } from 'node:crypto';
+import type { ChargeLedger } from './charge-ledger';
+import type {
+  ChargeCard,
+  ChargeRequest,
+  ChargeResult,
+  CreatePaymentIntentRequest,
+  PaymentGateway,
+  PaymentIntent,
+  Refund,
+  RefundRequest,
+} from './gateway';
+
+/**
+ * The test gateway's payment intents and refunds (spec section 7; issue #11), after Stripe's Payment Intents
+ * API in test mode: an intent is created `requires_payment_method`, confirmed on the server with a test card
+ * (the test gateway takes card data: PAYMENT_GATEWAY=test only), `succeeded` or back to
+ * `requires_payment_method` with `lastDecline` after a decline, and can be confirmed again with another card,
+ * as Stripe allows. Each confirmation is a charge of the test gateway under the key
+ * `${intentId}:attempt-${n}`, so it is kept in the charge ledger: after a restart, an intent that was
+ * confirmed is rebuilt from the ledger; one that never was is forgotten (no money moved).
+ */
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(BASE62.length)]).join('');
+
+/** Prefix of the charge keys of one intent's confirmations. */
+const attemptKeyPrefix = (intentId: string) => `${intentId}:attempt-`;
+
+/** Raised by `refund` when the intent has no charge, or the amount is more than what is left to refund (Stripe: 400). */
+export class TestRefundError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TestRefundError';
+  }
+}
+
+/** An intent's state after a charge result. */
+function settled(intent: PaymentIntent, result: ChargeResult): PaymentIntent {
+  if (result.status === 'succeeded') {
+    return {
+      ...intent,
+      status: 'succeeded',
+      charge: { transactionId: result.transactionId, cardBrand: result.cardBrand, last4: result.last4 },
+      lastDecline: undefined,
+    };
+  }
+  return {
+    ...intent,
+    status: 'requires_payment_method',
+    lastDecline: { declineCode: result.declineCode, message: result.message },
+  };
+}
+
+/** The payment-intent part of the test gateway; `charge` is the test gateway's own (idempotent, ledgered). */
+export type TestPaymentIntents = Pick<PaymentGateway, 'createPaymentIntent' | 'retrievePaymentIntent' | 'confirmPaymentIntent' | 'refund'>;
+
+/**
+ * Creates the payment intents and refunds of the test gateway over its `charge` and `ledger`. Intent ids are
+ * `pi_test_` and 24 random base62 characters, client secrets `${id}_secret_` and 24 more.
+ * `confirmPaymentIntent` rejects with a RangeError for an unknown id and answers a succeeded intent as it is;
+ * `refund` rejects with {@link TestRefundError} when nothing (or not that much) is left to refund.
+ */
+export function createTestPaymentIntents(charge: (request: ChargeRequest) => Promise<ChargeResult>, ledger: ChargeLedger): TestPaymentIntents {
+  const intents = new Map<string, PaymentIntent>();
+  const byKey = new Map<string, string>();
+  const refundsByKey = new Map<string, Refund>();
+  const refundedCents = new Map<string, number>();
+
+  /** An intent confirmed before a restart, rebuilt from the ledger's charges under its keys (the last attempt wins). */
+  const fromLedger = (id: string): PaymentIntent | undefined => {
+    const attempts = ledger.list().filter((record) => record.idempotencyKey.startsWith(attemptKeyPrefix(id)));
+    const last = attempts.find((record) => record.result.status === 'succeeded') ?? attempts.at(-1);
+    if (!last) return undefined;
+    const intent: PaymentIntent = {
+      id,
+      clientSecret: `${id}_secret_${randomBase62(24)}`,
+      amountCents: last.amountCents,
+      currency: last.currency,
+      status: 'requires_payment_method',
+      charge: undefined,
+      lastDecline: undefined,
+      isTestPayment: true,
+    };
+    return settled(intent, last.result);
+  };
+  const find = (id: string) => intents.get(id) ?? fromLedger(id);
+
+  return {
+    async createPaymentIntent(request: CreatePaymentIntentRequest) {
+      const earlier = byKey.get(request.idempotencyKey);
+      if (earlier) return intents.get(earlier) as PaymentIntent;
+      if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+        throw new RangeError('amountCents must be a positive whole number of cents');
+      }
+      const id = `pi_test_${randomBase62(24)}`;
+      const intent: PaymentIntent = {
+        id,
+        clientSecret: `${id}_secret_${randomBase62(24)}`,
+        amountCents: request.amountCents,
+        currency: request.currency,
+        status: 'requires_payment_method',
+        charge: undefined,
+        lastDecline: undefined,
+        isTestPayment: true,
+      };
+      intents.set(id, intent);
+      byKey.set(request.idempotencyKey, id);
+      return intent;
+    },
+
+    async retrievePaymentIntent(id: string) {
+      return find(id);
+    },
+
+    async confirmPaymentIntent(id: string, card: ChargeCard) {
+      const intent = find(id);
+      if (!intent) throw new RangeError(`No such payment intent: ${id}`);
+      if (intent.status === 'succeeded') return intent;
+      const attempt = ledger.list().filter((record) => record.idempotencyKey.startsWith(attemptKeyPrefix(id))).length + 1;
+      const result = await charge({
+        amountCents: intent.amountCents,
+        currency: intent.currency,
+        card,
+        description: `Payment intent ${id}`,
+        idempotencyKey: `${attemptKeyPrefix(id)}${attempt}`,
+      });
+      const next = settled(intent, result);
+      intents.set(id, next);
+      return next;
+    },
+
+    async refund(request: RefundRequest) {
+      const earlier = refundsByKey.get(request.idempotencyKey);
+      if (earlier) return earlier;
+      const intent = find(request.paymentIntentId);
+      if (intent?.status !== 'succeeded') throw new TestRefundError('This payment intent has no charge to refund');
+      const left = intent.amountCents - (refundedCents.get(intent.id) ?? 0);
+      const amountCents = request.amountCents ?? left;
+      if (!Number.isSafeInteger(amountCents) || amountCents <= 0 || amountCents > left) {
+        throw new TestRefundError(`Refund amount must be between 1 and ${left} cents`);
+      }
+      refundedCents.set(intent.id, intent.amountCents - left + amountCents);
+      const refund: Refund = { refundId: `re_test_${randomBase62(24)}`, amountCents, status: 'succeeded' };
+      refundsByKey.set(request.idempotencyKey, refund);
+      return refund;
+    },
+  };
+}

@@ -1,0 +1,219 @@
+import { eq, sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_PATHS, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME, ProcessDonationSuccessSchema } from '../../src/shared/api';
+import type { DonationSubmissionInput } from '../../src/shared/donation';
+import { donations, mailOutbox, receipts, webhookEvents } from '../../src/server/db/schema';
+import { CARD_DATA_REFUSED_MESSAGE } from '../../src/server/errors';
+import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
+import { INVALID_SIGNATURE_MESSAGE } from '../../src/server/payments/stripe/webhook-route';
+import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
+import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+
+/**
+ * Stripe mode against the Stripe API stand-in (issue #11): the payment-intent endpoints with card data refused,
+ * and `POST /api/webhooks/stripe` with events signed by `stripe.webhooks.generateTestHeaderString`: valid,
+ * tampered, wrong secret, too old, replayed, duplicated, out of order; 0 rows written on a bad signature.
+ * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ */
+
+const WEBHOOK_SECRET = 'whsec_test_reef_donations_webhooks';
+const sdk = new Stripe('sk_test_unused');
+let standIn: StripeApiStandIn;
+let t: TestApp;
+let csrf: CsrfCredentials;
+
+beforeAll(async () => {
+  standIn = await startStripeApiStandIn();
+  t = await createTestApp({
+    env: {
+      PAYMENT_GATEWAY: 'stripe',
+      STRIPE_SECRET_KEY: standIn.secretKey,
+      STRIPE_PUBLISHABLE_KEY: standIn.publishableKey,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: standIn.url,
+      STRIPE_JS_URL: standIn.stripeJsUrl,
+    },
+    gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
+  });
+  csrf = await t.csrf();
+});
+afterAll(async () => {
+  await t?.close();
+  await standIn?.close();
+});
+beforeEach(async () => {
+  await t.db.delete(webhookEvents);
+  await t.reset();
+});
+
+const post = (url: string, body: unknown) =>
+  t.app.inject({ method: 'POST', url, headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token }, payload: body as object });
+
+/** The submission without amount and card, as the Stripe-mode form sends it. */
+function detailsOf(submission: DonationSubmissionInput) {
+  const { amount: _amount, creditCard: _card, ...details } = submission;
+  return details;
+}
+
+/** A donor's Stripe-mode payment: create-payment-intent with the donor, then the browser confirms with `cardNumber`. */
+async function payInBrowser(cardNumber: string, submission = validSubmission()): Promise<string> {
+  const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: detailsOf(submission) });
+  const { paymentIntentId, clientSecret } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
+  await confirmInBrowser(paymentIntentId, clientSecret, cardNumber);
+  return paymentIntentId;
+}
+
+/** Confirms an intent with a card as Stripe.js does: the publishable key and the client secret, card fields to Stripe. */
+async function confirmInBrowser(paymentIntentId: string, clientSecret: string, cardNumber: string): Promise<void> {
+  const body = new URLSearchParams({
+    key: standIn.publishableKey,
+    client_secret: clientSecret,
+    'payment_method_data[type]': 'card',
+    'payment_method_data[card][number]': cardNumber,
+    'payment_method_data[card][exp_month]': '12',
+    'payment_method_data[card][exp_year]': String(new Date().getFullYear() + 2),
+    'payment_method_data[card][cvc]': '123',
+    return_url: 'http://127.0.0.1/donate/thank-you',
+  });
+  await fetch(`${standIn.url}/v1/payment_intents/${paymentIntentId}/confirm`, { method: 'POST', body });
+}
+
+/** The stand-in's latest event of `type` about `objectId` (a payment intent, or the charge of one). */
+function eventOf(type: string, paymentIntentId: string): Stripe.Event {
+  const event = [...standIn.events].reverse().find((candidate) => {
+    const object = candidate.data.object as { id?: string; payment_intent?: string | { id: string } | null };
+    const intent = typeof object.payment_intent === 'string' ? object.payment_intent : object.payment_intent?.id;
+    return candidate.type === type && (object.id === paymentIntentId || intent === paymentIntentId);
+  });
+  if (!event) throw new Error(`No ${type} event for ${paymentIntentId}`);
+  return event;
+}
+
+/** POSTs `event` to the webhook as Stripe does, signed with `secret` at `timestamp` (seconds), or with `payload` as given. */
+function deliver(event: Stripe.Event, options: { secret?: string; timestamp?: number; payload?: string; signature?: string | null } = {}) {
+  const payload = options.payload ?? JSON.stringify(event);
+  const signature =
+    options.signature === undefined
+      ? sdk.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: options.secret ?? WEBHOOK_SECRET, timestamp: options.timestamp })
+      : options.signature;
+  return t.app.inject({
+    method: 'POST',
+    url: API_PATHS.stripeWebhook,
+    headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'stripe-signature': signature }) },
+    payload,
+  });
+}
+
+const donationOf = async (paymentIntentId: string) =>
+  (await t.db.select().from(donations).where(eq(donations.paymentIntentId, paymentIntentId)))[0];
+const processedEvents = async () => (await t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(webhookEvents))[0]?.n;
+
+describe('Stripe mode: card data never reaches the server', () => {
+  it('refuses process-donation and a confirm-donation that carries a card, with 400 and nothing written', async () => {
+    const processed = await post(API_PATHS.processDonation, validSubmission());
+    expect(processed.statusCode).toBe(400);
+    expect(processed.json()).toMatchObject({ error: CARD_DATA_REFUSED_MESSAGE });
+    const confirmed = await post(API_PATHS.confirmDonation, { paymentIntentId: 'pi_x1', donationData: validSubmission() });
+    expect(confirmed.statusCode).toBe(400);
+    expect(confirmed.json()).toMatchObject({ fieldErrors: { 'donationData.creditCard': CARD_DATA_REFUSED_MESSAGE } });
+    expect(await t.countDonations()).toBe(0);
+  });
+
+  it('a browser that confirmed with Stripe.js and came back: confirm-donation records it succeeded, with brand and last4', async () => {
+    const paymentIntentId = await payInBrowser('4242424242424242');
+    const { creditCard: _card, ...donationData } = validSubmission();
+    const response = await post(API_PATHS.confirmDonation, { paymentIntentId, donationData });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(ProcessDonationSuccessSchema.parse(response.json()).data).toMatchObject({ amount: 25, donorName: 'Ana Reef', isTestPayment: true });
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded', gateway: 'stripe', cardBrand: 'visa', cardLast4: '4242' });
+  });
+});
+
+describe('POST /api/webhooks/stripe', () => {
+  it('a valid payment_intent.succeeded marks the donation of a browser that never came back succeeded, once', async () => {
+    const paymentIntentId = await payInBrowser('5555555555554444');
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'pending', cardBrand: null });
+    const event = eventOf('payment_intent.succeeded', paymentIntentId);
+    const answers = await Promise.all([deliver(event), deliver(event)]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect((await deliver(event)).json()).toEqual({ received: true });
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded', cardBrand: 'mastercard', cardLast4: '4444' });
+    expect(await processedEvents()).toBe(1);
+    const stats = (await t.app.inject({ method: 'GET', url: API_PATHS.donationStats })).json();
+    expect(stats).toMatchObject({ donationCount: 1, totalRaised: 25 });
+  });
+
+  it('a bad signature (tampered body, wrong secret, too old, none, garbage): 400 and nothing written', async () => {
+    const paymentIntentId = await payInBrowser('4242424242424242');
+    const event = eventOf('payment_intent.succeeded', paymentIntentId);
+    const tampered = JSON.stringify({ ...event, data: { object: { ...event.data.object, amount: 1 } } });
+    const answers = [
+      await deliver(event, { payload: tampered }),
+      await deliver(event, { secret: 'whsec_somebody_else' }),
+      await deliver(event, { timestamp: Math.floor(Date.now() / 1000) - 3600 }),
+      await deliver(event, { signature: null }),
+      await deliver(event, { signature: 't=1,v1=deadbeef' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(400);
+      expect(answer.json()).toMatchObject({ error: INVALID_SIGNATURE_MESSAGE });
+    }
+    expect(await processedEvents()).toBe(0);
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'pending' });
+  });
+
+  it('a decline marks the donation failed; the same intent paid later with another card still succeeds', async () => {
+    const paymentIntentId = await payInBrowser('4000000000000002');
+    expect((await deliver(eventOf('payment_intent.payment_failed', paymentIntentId))).statusCode).toBe(200);
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'failed', declineCode: 'generic_decline' });
+    const clientSecret = standIn.paymentIntents.find((intent) => intent.id === paymentIntentId)?.client_secret ?? '';
+    await confirmInBrowser(paymentIntentId, clientSecret, '4242424242424242');
+    expect((await deliver(eventOf('payment_intent.succeeded', paymentIntentId))).statusCode).toBe(200);
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded', cardLast4: '4242' });
+  });
+
+  it('a refund voids the receipt and queues the notice to the donor, once', async () => {
+    const paymentIntentId = await payInBrowser('4242424242424242');
+    await deliver(eventOf('payment_intent.succeeded', paymentIntentId));
+    await createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }).refund({
+      paymentIntentId,
+      idempotencyKey: `refund-${paymentIntentId}`,
+    });
+    const refunded = eventOf('charge.refunded', paymentIntentId);
+    await Promise.all([deliver(refunded), deliver(refunded)]);
+    const donation = await donationOf(paymentIntentId);
+    expect(donation).toMatchObject({ status: 'refunded' });
+    const [receipt] = await t.db.select().from(receipts).where(eq(receipts.donationId, donation?.id ?? ''));
+    expect(receipt?.voidedAt).toBeInstanceOf(Date);
+    const mail = await t.db.select({ kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.donationId, donation?.id ?? ''));
+    expect(mail.map((message) => message.kind).sort()).toEqual(['receipt', 'receipt_void']);
+  });
+
+  it('out of order: a refund delivered before the success leaves the donation refunded', async () => {
+    const paymentIntentId = await payInBrowser('4242424242424242');
+    const succeeded = eventOf('payment_intent.succeeded', paymentIntentId);
+    await createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }).refund({
+      paymentIntentId,
+      idempotencyKey: `refund-${paymentIntentId}`,
+    });
+    const refunded = eventOf('charge.refunded', paymentIntentId);
+    expect((await deliver(refunded)).statusCode).toBe(200);
+    expect((await deliver(succeeded)).statusCode).toBe(200);
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'refunded' });
+    expect(await processedEvents()).toBe(2);
+    expect((await t.app.inject({ method: 'GET', url: API_PATHS.donationStats })).json()).toMatchObject({ donationCount: 0 });
+  });
+
+  it('a dispute takes the donation out of the totals; won, it counts again', async () => {
+    const paymentIntentId = await payInBrowser('4242424242424242');
+    await deliver(eventOf('payment_intent.succeeded', paymentIntentId));
+    const dispute = standIn.createDispute(paymentIntentId);
+    await deliver(eventOf('charge.dispute.created', paymentIntentId));
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'disputed', disputeStatus: 'needs_response' });
+    expect((await t.app.inject({ method: 'GET', url: API_PATHS.donationStats })).json()).toMatchObject({ donationCount: 0 });
+    standIn.closeDispute(dispute.id, 'won');
+    await deliver(eventOf('charge.dispute.closed', paymentIntentId));
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded', disputeStatus: 'won' });
+  });
+});
