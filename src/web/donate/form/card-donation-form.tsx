@@ -1,0 +1,67 @@
+import Stack from '@mui/material/Stack';
+import { useMemo } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { EXPIRY_MONTH_OPTIONS, expiryYearOptions } from '../../../shared/card';
+import {
+  type DonationFormValues,
+  DonationFormSchema,
+  type DonationSelection,
+  EMPTY_DONATION_FORM,
+  toDonationSubmission,
+} from '../../../shared/donation';
+import { MAX_LENGTHS } from '../../../shared/field-rules';
+import { processDonation } from '../../api/process-donation';
+import { CardNumberField } from './card-number-field';
+import { CvvField } from './cvv-field';
+import { DonationFormLayout, FULL_ROW } from './donation-form-layout';
+import { ExpirySelectField } from './expiry-select-field';
+import { FormTextField } from './form-text-field';
+import { useDonationSubmit } from './use-donation-submit';
+
+/** Nothing to start before the form is validated: the card is one of the form's own fields. */
+const startNothing = () => undefined;
+
+/**
+ * The donation form in test mode (spec sections 2, 4 and 5; issue #11 keeps it as it is): the spec's own card
+ * fields, validated with the shared DonationFormSchema; a valid submit sends `toDonationSubmission(selection,
+ * values)` to process-donation (see useDonationSubmit for what follows).
+ */
+export function CardDonationForm({ selection }: { selection: DonationSelection }) {
+  const form = useForm({
+    resolver: zodResolver(DonationFormSchema),
+    mode: 'onTouched',
+    defaultValues: EMPTY_DONATION_FORM,
+  });
+  const submit = useDonationSubmit({
+    form,
+    emptyValues: EMPTY_DONATION_FORM,
+    start: startNothing,
+    pay: (values: DonationFormValues, _started, keyFor) => {
+      const submission = toDonationSubmission(selection, values);
+      return processDonation(submission, keyFor(submission));
+    },
+  });
+  const yearOptions = useMemo(() => expiryYearOptions(), []);
+
+  // 'Card has expired' sits on the month; re-check it when the year changes once a month is chosen.
+  const recheckMonth = () => {
+    if (form.getValues('expiryMonth') !== '') void form.trigger('expiryMonth');
+  };
+
+  const payment = (
+    <>
+      <Stack sx={FULL_ROW}>
+        <CardNumberField />
+      </Stack>
+      <FormTextField name="cardholderName" label="Cardholder Name" autoComplete="cc-name" required sx={FULL_ROW}
+        slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.name } }} />
+      <ExpirySelectField name="expiryMonth" label="Expiry Month" autoComplete="cc-exp-month"
+        options={EXPIRY_MONTH_OPTIONS} />
+      <ExpirySelectField name="expiryYear" label="Expiry Year" autoComplete="cc-exp-year"
+        options={yearOptions} onPicked={recheckMonth} />
+      <CvvField />
+    </>
+  );
+  return <DonationFormLayout form={form} amountDollars={selection.amount} payment={payment} paymentReady {...submit} />;
+}
