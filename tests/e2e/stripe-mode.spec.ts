@@ -1,0 +1,241 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator, Page, Request } from '@playwright/test';
+import { API_PATHS } from '../../src/shared/api';
+import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
+import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { expectNoAxeViolations } from './a11y-helpers';
+import { chooseDonation, expect, field, TEST_CARDS, test as base } from './fixtures';
+import { tabTo } from './keyboard-helpers';
+
+/**
+ * Issue #11 in a real browser: the site in Stripe mode (PAYMENT_GATEWAY=stripe), its own server process per test
+ * (own port and DATA_DIR, the shared build) talking to the Stripe API stand-in, whose Stripe.js stand-in renders the
+ * Payment Element's card fields in an iframe of its own origin. The stand-in sends its signed events to the server's
+ * webhook, as Stripe would.
+ */
+
+const WEBHOOK_SECRET = 'whsec_e2e_stripe_mode_0000000000000000';
+/** The card fields' iframe of the Payment Element (the stand-in's title, as Stripe's). */
+const CARD_FRAME = 'iframe[title="Secure payment input frame"]';
+/** An expiry in the future as the Payment Element takes it: MM / YY of December next year. */
+const FUTURE_EXPIRY = `12 / ${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
+
+const digits = (cardNumber: string) => cardNumber.replace(/\D/g, '');
+
+/** The server the browser talks to, and the requests the page sent it (every frame's, from the page's context). */
+interface StripeSite {
+  server: ServerProcess;
+  /** Every request the browser sent to our server so far. */
+  requests: Request[];
+}
+
+const test = base.extend<{ stripeApi: StripeApiStandIn; stripeServer: ServerProcess; site: StripeSite }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
+  stripeApi: async ({}, use) => {
+    const standIn = await startStripeApiStandIn();
+    try {
+      await use(standIn);
+    } finally {
+      await standIn.close();
+    }
+  },
+  // A real server in Stripe mode on its own DATA_DIR; stopped, and its DATA_DIR removed, after the test.
+  stripeServer: async ({ stripeApi }, use, testInfo) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'donation-stripe-mode-'));
+    try {
+      const server = await startServerProcess({
+        DATA_DIR: dataDir,
+        NODE_ENV: 'test',
+        RATE_LIMITS: 'off',
+        LOG_LEVEL: 'info',
+        WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+        PAYMENT_GATEWAY: 'stripe',
+        STRIPE_SECRET_KEY: stripeApi.secretKey,
+        STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
+        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        STRIPE_API_URL: stripeApi.url,
+        STRIPE_JS_URL: stripeApi.stripeJsUrl,
+      });
+      stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
+      try {
+        await use(server);
+      } finally {
+        await server.stop();
+        if (testInfo.status !== testInfo.expectedStatus) {
+          await testInfo.attach('stripe-mode-server.log', { body: [...server.lines, ...server.stderrLines].join('\n'), contentType: 'text/plain' });
+        }
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  baseURL: async ({ stripeServer }, use) => {
+    await use(stripeServer.baseUrl);
+  },
+  site: async ({ stripeServer, context }, use) => {
+    const requests: Request[] = [];
+    context.on('request', (request) => {
+      if (request.url().startsWith(stripeServer.baseUrl)) requests.push(request);
+    });
+    await use({ server: stripeServer, requests });
+  },
+});
+
+/** Fills the donor's required details and types `cardNumber` into the Payment Element's iframe, as a donor would. */
+async function fillStripeForm(page: Page, { name, email, cardNumber }: { name: string; email: string; cardNumber: string }): Promise<void> {
+  await field(page, 'Full Name').fill(name);
+  await field(page, 'Email Address').fill(email);
+  await typeCard(page, cardNumber);
+}
+
+/** Types a card into the Payment Element's iframe (number, expiry, security code), replacing what was there. */
+async function typeCard(page: Page, cardNumber: string): Promise<void> {
+  const card = page.frameLocator(CARD_FRAME);
+  await card.getByLabel('Card number').fill('');
+  await card.getByLabel('Card number').pressSequentially(cardNumber);
+  await card.getByLabel('Expiration date').fill('');
+  await card.getByLabel('Expiration date').pressSequentially(FUTURE_EXPIRY);
+  await card.getByLabel('Security code').fill('');
+  await card.getByLabel('Security code').pressSequentially('123');
+}
+
+/**
+ * Clicks `button` as a donor does: scrolled into view, then clicked once the page has painted.
+ * NOTE: Chromium hit-tests a click made in the same frame as Playwright's scroll against the card iframe's place
+ * before the scroll, so the click lands in Stripe's card fields (the page gets no event at all). Two animation
+ * frames let it paint the scrolled page first.
+ */
+async function clickScrolledIntoView(button: Locator): Promise<void> {
+  await button.scrollIntoViewIfNeeded();
+  await button.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await button.click();
+}
+
+/** Fails when any request the page sent our server carries `cardNumber` (with or without spaces): PCI DSS SAQ A. */
+function expectNoCardNumberSentTo(site: StripeSite, cardNumber: string): void {
+  expect(site.requests.length, 'the page talked to our server').toBeGreaterThan(0);
+  for (const request of site.requests) {
+    const sent = `${request.url()} ${request.postData() ?? ''}`;
+    expect(sent, `${request.method()} ${request.url()}`).not.toContain(digits(cardNumber));
+    expect(sent, `${request.method()} ${request.url()}`).not.toContain(cardNumber);
+  }
+}
+
+test.describe('in Stripe mode', () => {
+  test('a donor gives $50 through Stripe\'s card fields, lands on the thank-you page, and her card number never reaches our server', async ({
+    page,
+    site,
+    stripeApi,
+  }) => {
+    await chooseDonation(page, { preset: '$50', frequency: 'one-time', cause: 'marine-protected-areas' });
+    await expect(page.getByRole('heading', { name: 'Payment Information' })).toBeVisible();
+    await expect(field(page, 'Card Number'), "the spec's own card fields give way to Stripe's").toHaveCount(0);
+    await expect(page.getByText('Your payment information is encrypted and secure.')).toBeVisible();
+    const submit = page.getByRole('button', { name: 'Complete Donation of $50' });
+
+    await fillStripeForm(page, { name: 'Marisol Chan', email: 'marisol@example.org', cardNumber: TEST_CARDS.visa });
+    const paidAtStripe = page.waitForRequest((request) => /\/v1\/payment_intents\/pi_\w+\/confirm$/.test(request.url()));
+    await clickScrolledIntoView(submit);
+    // The card went from the browser to Stripe (the stand-in) itself...
+    expect((await paidAtStripe).postData()).toContain(digits(TEST_CARDS.visa));
+
+    await expect(page).toHaveURL(/\/donate\/thank-you$/);
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+    await expect(page.getByText('$50', { exact: true }).first()).toBeVisible();
+    await expect(page.getByText('Marisol Chan').first()).toBeVisible();
+    const [intent] = stripeApi.paymentIntents;
+    expect(intent).toMatchObject({ status: 'succeeded', amount: 5000, currency: 'usd' });
+    await expect(page.getByText(/^(pi|ch|py)_\w+$/)).toBeVisible();
+    await expect.poll(() => succeededDonationCount(site.server.baseUrl)).toBe(1);
+
+    // ...and never to ours: not in create-payment-intent, confirm-donation or anything else the page sent.
+    expect(site.requests.map((request) => new URL(request.url()).pathname)).toEqual(
+      expect.arrayContaining([API_PATHS.createPaymentIntent, API_PATHS.confirmDonation]),
+    );
+    expect(site.requests.some((request) => request.url().endsWith(API_PATHS.processDonation))).toBe(false);
+    expectNoCardNumberSentTo(site, TEST_CARDS.visa);
+  });
+
+  test('a donor whose card has insufficient funds sees why, stays on the form, and gives with another card on the same payment intent', async ({
+    page,
+    site,
+    stripeApi,
+  }) => {
+    await chooseDonation(page, { preset: '$10', frequency: 'monthly', cause: 'research-science' });
+    await fillStripeForm(page, { name: 'Andre Young', email: 'andre@example.org', cardNumber: TEST_CARDS.insufficientFunds });
+    const submit = page.getByRole('button', { name: 'Complete Donation of $10' });
+    await clickScrolledIntoView(submit);
+
+    await expect(page.getByRole('alert')).toHaveText('Error: Your card has insufficient funds.');
+    await expect(page).toHaveURL(/\/donate\/form$/);
+    await expect(submit).toBeEnabled();
+    expect(await succeededDonationCount(site.server.baseUrl)).toBe(0);
+
+    await typeCard(page, TEST_CARDS.visa);
+    await clickScrolledIntoView(submit);
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+    await expect.poll(() => succeededDonationCount(site.server.baseUrl)).toBe(1);
+    expect(stripeApi.paymentIntents.map((intent) => intent.status), 'one intent, declined then paid').toEqual(['succeeded']);
+    expectNoCardNumberSentTo(site, TEST_CARDS.insufficientFunds);
+    expectNoCardNumberSentTo(site, TEST_CARDS.visa);
+  });
+
+  test('a donor whose browser closes right after paying still has her gift recorded, once, by Stripe\'s webhook', async ({
+    page,
+    site,
+    stripeApi,
+  }) => {
+    await chooseDonation(page, { preset: '$25', frequency: 'one-time', cause: 'education-outreach' });
+    await fillStripeForm(page, { name: 'Lucia Martinez', email: 'lucia@example.org', cardNumber: TEST_CARDS.visa });
+    // The browser goes away between Stripe's answer and the page's call to confirm-donation, which never leaves.
+    let confirmDonationSent = false;
+    await page.route(`**${API_PATHS.confirmDonation}`, () => {
+      confirmDonationSent = true;
+    });
+    const paidAtStripe = page.waitForResponse((response) => /\/v1\/payment_intents\/pi_\w+\/confirm$/.test(response.url()));
+    await clickScrolledIntoView(page.getByRole('button', { name: 'Complete Donation of $25' }));
+    expect((await paidAtStripe).status()).toBe(200);
+    await expect.poll(() => confirmDonationSent).toBe(true);
+    expectNoCardNumberSentTo(site, TEST_CARDS.visa);
+    await page.close();
+
+    const [intent] = stripeApi.paymentIntents;
+    expect(intent?.status).toBe('succeeded');
+    await expect.poll(() => succeededDonationCount(site.server.baseUrl), { message: 'the webhook recorded the gift' }).toBe(1);
+
+    // Stripe delivers at least once: the same event twice more, at once, records nothing new.
+    const succeeded = stripeApi.events.find((event) => event.type === 'payment_intent.succeeded');
+    if (!succeeded) throw new Error('the stand-in sent no payment_intent.succeeded event');
+    await stripeApi.deliver(succeeded, { times: 2 });
+    await stripeApi.deliveriesSettled();
+    const deliveries = stripeApi.deliveries.filter((delivery) => delivery.eventId === succeeded.id);
+    expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
+    expect(await succeededDonationCount(site.server.baseUrl)).toBe(1);
+  });
+
+  test("the Stripe-mode form has no axe violations and a keyboard user reaches Stripe's card fields and the button", async ({ page }) => {
+    await chooseDonation(page, { preset: '$100', frequency: 'yearly', cause: 'sustainable-development' });
+    await expect(page.frameLocator(CARD_FRAME).getByLabel('Card number')).toBeVisible();
+    await expectNoAxeViolations(page, 'the Stripe-mode form');
+
+    await field(page, 'Full Name').fill('Keisha Flowers');
+    await field(page, 'Email Address').fill('keisha@example.org');
+    await tabTo(page, field(page, 'Country'));
+    await page.keyboard.press('Tab');
+    const card = page.frameLocator(CARD_FRAME);
+    await expect(card.getByLabel('Card number')).toBeFocused();
+    await page.keyboard.type(digits(TEST_CARDS.visa));
+    await page.keyboard.press('Tab');
+    await expect(card.getByLabel('Expiration date')).toBeFocused();
+    await page.keyboard.type(FUTURE_EXPIRY.replace(/\D/g, ''));
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('123');
+    const submit = page.getByRole('button', { name: 'Complete Donation of $100' });
+    await expect(submit).toBeEnabled();
+    await tabTo(page, submit);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+  });
+});
