@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isReceiptUrl } from './receipt-link';
 import { CardBrandSchema, detectCardBrand, EXPIRY_YEAR_COUNT, isCardExpired, stripCardNumber } from './card';
 import {
   AmountDollarsSchema,
@@ -38,9 +39,9 @@ export const DonationResultSchema = z.strictObject({
   transactionId: z.string(),
   isTestPayment: z.boolean(),
   /** Capability link (a path on the site) of the receipt's PDF, added by the server when it sends the answer (issue #12). */
-  receiptUrl: z.string().optional(),
+  receiptUrl: z.string().refine(isReceiptUrl, 'must be a receipt link of this site').optional(),
 });
-/** The outcome of a successful donation: `{amount (dollars), donorName, transactionId, isTestPayment}`. */
+/** The outcome of a successful donation: `{amount (dollars), donorName, transactionId, isTestPayment, receiptUrl?}`. */
 export type DonationResult = z.infer<typeof DonationResultSchema>;
 
 /**

@@ -31,6 +31,11 @@ describe('stored values', () => {
         donorName: fc.oneof(anything, fc.string()),
         transactionId: fc.oneof(anything, fc.string()),
         isTestPayment: fc.oneof(anything, fc.boolean()),
+        receiptUrl: fc.oneof(
+          anything,
+          fc.string(),
+          fc.constantFrom('/api/receipts/pdf/Y2hfdGVzdA.21878.Rpzxxb6b', 'javascript:alert(1)', 'https://evil.example/api/receipts/pdf/x', '/api/receipts/pdf/'),
+        ),
         extra: anything,
       },
       { requiredKeys: ['amount', 'donorName', 'transactionId', 'isTestPayment'] },

@@ -3,6 +3,7 @@ import type { DonationResult, DonationSelection } from '../../shared/donation';
 import { FREQUENCIES } from '../../shared/frequencies';
 import { hasWholeCents, MAX_AMOUNT_DOLLARS, MIN_AMOUNT_DOLLARS } from '../../shared/money';
 import type { SessionValidator } from './session-store';
+import { isReceiptUrl } from '../../shared/receipt-link';
 
 /*
  * NOTE: checks of what sessionStorage holds, written without zod. The store provider runs on
@@ -39,9 +40,11 @@ function isDonationSelection(value: unknown): value is DonationSelection {
   );
 }
 
-/** True for a stored result: `{amount, donorName, transactionId, isTestPayment}` and nothing else. */
+/** True for a stored result: `{amount, donorName, transactionId, isTestPayment}`, with a receipt link or not, and nothing else. */
 function isDonationResult(value: unknown): value is DonationResult {
-  if (!isPlainObject(value) || !hasExactKeys(value, ['amount', 'donorName', 'transactionId', 'isTestPayment'])) return false;
+  const keys = ['amount', 'donorName', 'transactionId', 'isTestPayment'];
+  if (!isPlainObject(value) || !hasExactKeys(value, Object.hasOwn(value, 'receiptUrl') ? [...keys, 'receiptUrl'] : keys)) return false;
+  if (Object.hasOwn(value, 'receiptUrl') && !isReceiptUrl(value.receiptUrl)) return false;
   return (
     typeof value.amount === 'number' &&
     Number.isFinite(value.amount) &&
