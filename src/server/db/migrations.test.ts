@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { MIGRATIONS_FOLDER } from './client';
-import { donations, type DonationStatus, type NewDonationRow } from './schema';
+import { donations, recurringPlans, type DonationStatus, type NewDonationRow, type RecurringPlanStatus } from './schema';
 
 /**
  * The migrations (drizzle/), applied to an empty database exactly as the server applies them at start-up
@@ -45,6 +45,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0003_donation_insert_pending': '1691ae79fcf53cea20eb446735aef35a2db33b23a01d509687c3848e26eb5f97',
   '0004_receipts_and_mail_outbox': '192f8c42213d3875a61946b53aa9fa66476c6d3ce8d6383949a818e04932006d',
   '0005_payment_intents_refunds_disputes': '7a1ab9a7a7076bf6bc1c5abd2d2779e31151ee1b8130405f38aa481d68ad1778',
+  '0006_recurring_plans': '4730ffa742967010918e95fe48788afe8ed6f1d55a98a6959aaf25d02abcd958',
 };
 
 describe('migrations from an empty database', () => {
@@ -74,7 +75,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
@@ -175,5 +176,64 @@ describe('the donation state machine, enforced by the database', () => {
     const pending = await insert({ status: 'pending' });
     const [row] = await database.db.select({ status: donations.status }).from(donations).where(eq(donations.id, pending));
     expect(row?.status).toBe('pending');
+  });
+});
+
+describe('the recurring plan state machine, enforced by the database (migration 0006)', () => {
+  /** Inserts a succeeded-looking first donation and its plan (active unless `status` says otherwise); returns the plan id. */
+  const insertPlan = async (status?: RecurringPlanStatus) => {
+    const [donation] = await database.db
+      .insert(donations)
+      .values({ amountCents: 3000, frequency: 'monthly', cause: 'research-science', donorName: 'Ana Reef', donorEmail: 'ana@example.org', gateway: 'test', isTestPayment: true })
+      .returning({ id: donations.id });
+    const [plan] = await database.db
+      .insert(recurringPlans)
+      .values({
+        ...(status ? { status } : {}),
+        amountCents: 3000,
+        frequency: 'monthly',
+        cause: 'research-science',
+        firstDonationId: donation?.id ?? '',
+        gateway: 'test',
+        paymentMethodId: 'pm_test_x',
+        cardBrand: 'visa',
+        cardLast4: '4242',
+        cardExpiryMonth: 12,
+        cardExpiryYear: 2030,
+        anchorDate: '2027-01-31',
+        nextChargeOn: '2027-02-28',
+        nextAttemptAt: new Date('2027-02-28T00:00:00Z'),
+        isTestPayment: true,
+      })
+      .returning({ id: recurringPlans.id });
+    return plan?.id ?? '';
+  };
+  const setStatus = (id: string, status: RecurringPlanStatus) =>
+    database.db
+      .update(recurringPlans)
+      .set({ status, pastDueSince: status === 'past_due' ? new Date() : null })
+      .where(eq(recurringPlans.id, id));
+
+  it('allows active <-> past_due, pausing, resuming and cancelling, and nothing out of cancelled', async () => {
+    const paths: Array<{ moves: RecurringPlanStatus[]; refused: RecurringPlanStatus[] }> = [
+      { moves: ['past_due', 'active', 'paused', 'active'], refused: [] },
+      { moves: ['past_due', 'paused'], refused: ['past_due'] },
+      { moves: ['paused', 'cancelled'], refused: ['active', 'paused', 'past_due'] },
+      { moves: ['past_due', 'cancelled'], refused: ['active'] },
+      { moves: ['cancelled'], refused: ['active', 'past_due', 'paused'] },
+    ];
+    for (const { moves, refused } of paths) {
+      const id = await insertPlan();
+      for (const status of moves) await setStatus(id, status);
+      for (const status of refused) await expect(setStatus(id, status), `${moves.join(' -> ')} -> ${status}`).rejects.toThrow();
+      const [row] = await database.db.select({ status: recurringPlans.status }).from(recurringPlans).where(eq(recurringPlans.id, id));
+      expect(row?.status).toBe(moves.at(-1));
+    }
+  });
+
+  it('refuses a plan written other than active', async () => {
+    for (const status of ['past_due', 'paused', 'cancelled'] as const) {
+      await expect(insertPlan(status)).rejects.toMatchObject({ cause: { code: '23514', message: expect.stringMatching(/a new plan is active/) } });
+    }
   });
 });

@@ -1,5 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { boolean, char, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from 'drizzle-orm/pg-core';
+import {
+  type AnyPgColumn,
+  boolean,
+  char,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { CARD_BRANDS } from '../../shared/card';
 import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
@@ -62,10 +77,28 @@ export const donations = pgTable(
     disputeStatus: text('dispute_status'),
     declineCode: text('decline_code'),
     isTestPayment: boolean('is_test_payment').notNull(),
+    /**
+     * The recurring plan this donation is a charge of (issue #13): its first gift (period 0, set when the plan is
+     * created) or a renewal the billing runner made (period 1, 2...). `recurring_attempt` counts the tries of one
+     * period (1, then the dunning retries). NULL for one-time gifts.
+     */
+    recurringPlanId: uuid('recurring_plan_id').references((): AnyPgColumn => recurringPlans.id),
+    recurringPeriod: integer('recurring_period'),
+    recurringAttempt: integer('recurring_attempt'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    // Issue #13: each try of a (plan, period) is one row, and at most one row of a (plan, period) is not failed,
+    // so a period is charged at most once, whatever runs at the same time (only a failed try took no money).
+    unique('donations_recurring_attempt_unique').on(table.recurringPlanId, table.recurringPeriod, table.recurringAttempt),
+    uniqueIndex('donations_recurring_period_charged_unique')
+      .on(table.recurringPlanId, table.recurringPeriod)
+      .where(sql`${table.status} <> 'failed'`),
+    check(
+      'donations_recurring_check',
+      sql`(${table.recurringPlanId} IS NULL) = (${table.recurringPeriod} IS NULL) AND (${table.recurringPlanId} IS NULL) = (${table.recurringAttempt} IS NULL) AND coalesce(${table.recurringPeriod} >= 0 AND ${table.recurringAttempt} >= 1, true)`,
+    ),
     check('donations_status_check', sql`${table.status} IN (${sqlList(DONATION_STATUSES)})`),
     check('donations_amount_cents_check', sql`${table.amountCents} > 0`),
     check('donations_frequency_check', sql`${table.frequency} IN (${sqlList(FREQUENCIES)})`),
@@ -188,9 +221,25 @@ export type ReceiptRow = typeof receipts.$inferSelect;
 
 /**
  * Kinds of e-mail the outbox sends (issue #12): a donation's receipt, the notice that voids it after a refund,
- * the list of receipt links asked for on /donate/receipts, and a donor's year-end statement.
+ * the list of receipt links asked for on /donate/receipts, and a donor's year-end statement. Issue #13 adds the
+ * mail of recurring plans ({@link RECURRING_MAIL_KINDS}).
  */
-export const MAIL_KINDS = ['receipt', 'receipt_void', 'receipt_links', 'year_end_statement'] as const;
+export const RECEIPT_MAIL_KINDS = ['receipt', 'receipt_void', 'receipt_links', 'year_end_statement'] as const;
+
+/**
+ * E-mail about a recurring plan (issue #13), each naming its plan: a renewal declined (the first failure of a
+ * period), the plan paused after its last retry failed, a change the donor made (confirmed by e-mail), the
+ * manage links asked for on /donate/manage, and a renewal that needs the donor to authenticate (Stripe mode).
+ */
+export const RECURRING_MAIL_KINDS = ['renewal_failed', 'plan_paused', 'plan_changed', 'manage_links', 'renewal_needs_authentication'] as const;
+/** One of {@link RECURRING_MAIL_KINDS}. */
+export type RecurringMailKind = (typeof RECURRING_MAIL_KINDS)[number];
+
+/** The {@link RECURRING_MAIL_KINDS} about one plan; `manage_links` lists every plan of an address. */
+const PLAN_MAIL_KINDS = RECURRING_MAIL_KINDS.filter((kind) => kind !== 'manage_links');
+
+/** Every kind of e-mail: {@link RECEIPT_MAIL_KINDS} and {@link RECURRING_MAIL_KINDS}. */
+export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS] as const;
 /** One of {@link MAIL_KINDS}. */
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -217,6 +266,8 @@ export const mailOutbox = pgTable(
     donationId: uuid('donation_id').references(() => donations.id),
     recipient: text('recipient').notNull(),
     statementYear: integer('statement_year'),
+    /** The recurring plan a message of {@link RECURRING_MAIL_KINDS} is about (issue #13); NULL for `manage_links`, which lists them all. */
+    recurringPlanId: uuid('recurring_plan_id').references((): AnyPgColumn => recurringPlans.id),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -234,6 +285,10 @@ export const mailOutbox = pgTable(
     check(
       'mail_outbox_donation_check',
       sql`(${table.kind} NOT IN ('receipt', 'receipt_void') OR ${table.donationId} IS NOT NULL) AND (${table.kind} <> 'year_end_statement' OR ${table.statementYear} IS NOT NULL)`,
+    ),
+    check(
+      'mail_outbox_recurring_plan_check',
+      sql`${table.kind} NOT IN (${sqlList(PLAN_MAIL_KINDS)}) OR ${table.recurringPlanId} IS NOT NULL`,
     ),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
   ],
@@ -258,3 +313,79 @@ export const webhookEvents = pgTable('webhook_events', {
   gateway: text('gateway').notNull(),
   receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Life cycle of a recurring plan (issue #13): `active` while its renewals go through; `past_due` after a renewal
+ * was declined, while it is retried (DUNNING_RETRY_DAYS); `paused` by the donor, or after the last retry failed;
+ * `cancelled` for good. NOTE: the database enforces the moves (migration 0006's trigger): a plan is written
+ * `active`; active <-> past_due, active | past_due -> paused, paused -> active, and anything but cancelled -> cancelled.
+ */
+export const RECURRING_PLAN_STATUSES = ['active', 'past_due', 'paused', 'cancelled'] as const;
+/** One of {@link RECURRING_PLAN_STATUSES}. */
+export type RecurringPlanStatus = (typeof RECURRING_PLAN_STATUSES)[number];
+
+/** Frequencies of a recurring plan: the FREQUENCIES that renew. */
+export const RECURRING_FREQUENCIES = ['monthly', 'yearly'] as const;
+
+/**
+ * One row per recurring gift (issue #13): what to charge (amount in cents, currency, frequency, cause), whom (the
+ * donor of `first_donation_id`, the plan's first gift), with what (the gateway's saved payment method), and when
+ * (the calendar from `anchor_date`, the first charge's UTC date; recurring/calendar.ts). `period` is the next period
+ * to charge (1 = the first renewal), due at `next_attempt_at` (its date at 00:00 UTC, or the next dunning retry).
+ * NOTE: the saved payment method is the gateway's reference to a card it keeps (Stripe's `pm_...` on a Customer
+ * `cus_...`; the test gateway's token), with its brand, last4 and expiry for the donor's page: never a card number.
+ */
+export const recurringPlans = pgTable(
+  'recurring_plans',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    status: text('status', { enum: RECURRING_PLAN_STATUSES }).notNull().default('active'),
+    amountCents: integer('amount_cents').notNull(),
+    currency: char('currency', { length: 3 }).notNull().default('USD'),
+    frequency: text('frequency', { enum: RECURRING_FREQUENCIES }).notNull(),
+    cause: text('cause', { enum: CAUSES }).notNull(),
+    firstDonationId: uuid('first_donation_id')
+      .notNull()
+      .unique()
+      .references((): AnyPgColumn => donations.id),
+    gateway: text('gateway').notNull(),
+    paymentMethodId: text('payment_method_id').notNull(),
+    customerId: text('customer_id'),
+    cardBrand: text('card_brand', { enum: CARD_BRANDS }).notNull(),
+    cardLast4: char('card_last4', { length: 4 }).notNull(),
+    cardExpiryMonth: integer('card_expiry_month').notNull(),
+    cardExpiryYear: integer('card_expiry_year').notNull(),
+    anchorDate: date('anchor_date', { mode: 'string' }).notNull(),
+    period: integer('period').notNull().default(1),
+    nextChargeOn: date('next_charge_on', { mode: 'string' }).notNull(),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    /** Dunning retries made of the current period (0 while it has not failed). */
+    retryCount: integer('retry_count').notNull().default(0),
+    /** When the current period's first try was declined; NULL unless past due. */
+    pastDueSince: timestamp('past_due_since', { withTimezone: true }),
+    /** A pause the donor asked for until this date (then the plan resumes); NULL for a pause until resumed. */
+    pausedUntil: date('paused_until', { mode: 'string' }),
+    /** Lease of the billing run that claimed the plan (FOR UPDATE SKIP LOCKED); a run that dies leaves it to expire. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    isTestPayment: boolean('is_test_payment').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('recurring_plans_status_check', sql`${table.status} IN (${sqlList(RECURRING_PLAN_STATUSES)})`),
+    check('recurring_plans_amount_cents_check', sql`${table.amountCents} > 0`),
+    check('recurring_plans_frequency_check', sql`${table.frequency} IN (${sqlList(RECURRING_FREQUENCIES)})`),
+    check('recurring_plans_cause_check', sql`${table.cause} IN (${sqlList(CAUSES)})`),
+    check('recurring_plans_card_brand_check', sql`${table.cardBrand} IN (${sqlList(CARD_BRANDS)})`),
+    check('recurring_plans_card_last4_check', sql`${table.cardLast4} ~ '^[0-9]{4}$'`),
+    check('recurring_plans_card_expiry_check', sql`${table.cardExpiryMonth} BETWEEN 1 AND 12 AND ${table.cardExpiryYear} BETWEEN 2000 AND 2200`),
+    check('recurring_plans_period_check', sql`${table.period} >= 1 AND ${table.retryCount} >= 0`),
+    check('recurring_plans_past_due_check', sql`(${table.status} = 'past_due') = (${table.pastDueSince} IS NOT NULL)`),
+    index('recurring_plans_due_idx').on(table.status, table.nextAttemptAt),
+  ],
+);
+
+/** A recurring plan row as Drizzle reads it. */
+export type RecurringPlanRow = typeof recurringPlans.$inferSelect;
+/** A recurring plan row as Drizzle inserts it. */
+export type NewRecurringPlanRow = typeof recurringPlans.$inferInsert;
