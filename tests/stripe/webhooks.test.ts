@@ -130,6 +130,21 @@ describe('Stripe mode: card data never reaches the server', () => {
   });
 });
 
+describe('3-D Secure (requires_action)', () => {
+  it('handled by Stripe.js in the browser; the donation stays pending until the intent settles, then the webhook records it', async () => {
+    const paymentIntentId = await payInBrowser('4000002760003184');
+    const { creditCard: _card, ...donationData } = validSubmission();
+    const pending = await post(API_PATHS.confirmDonation, { paymentIntentId, donationData });
+    expect(pending.statusCode).toBe(503);
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'pending' });
+    standIn.authenticate(paymentIntentId, 'complete');
+    expect((await deliver(eventOf('payment_intent.succeeded', paymentIntentId))).statusCode).toBe(200);
+    expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded' });
+    const replay = await post(API_PATHS.confirmDonation, { paymentIntentId, donationData });
+    expect(replay.statusCode).toBe(200);
+  });
+});
+
 describe('POST /api/webhooks/stripe', () => {
   it('a valid payment_intent.succeeded marks the donation of a browser that never came back succeeded, once', async () => {
     const paymentIntentId = await payInBrowser('5555555555554444');

@@ -180,3 +180,40 @@ describe('POST /api/confirm-donation in test mode', () => {
     expect(row).toMatchObject({ status: 'failed', declineCode: ABANDONED_DECLINE_CODE });
   });
 });
+
+describe('the card-testing defence on the payment-intent endpoints (issue #11: "Rate limits ... apply to both endpoints")', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ env: { RATE_LIMITS: 'on', VELOCITY_DELAY_MIN_MS: '0', VELOCITY_DELAY_MAX_MS: '0' } });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('declined confirms from one IP: the gateway stops being asked after 3, and the next attempt after 5 is refused with 429', async () => {
+    const credentials = await limited.csrf();
+    const from = (url: string, body: unknown) =>
+      limited.app.inject({
+        method: 'POST',
+        url,
+        remoteAddress: '203.0.113.200',
+        headers: { cookie: credentials.cookie, [CSRF_HEADER_NAME]: credentials.token },
+        payload: body as object,
+      });
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 6 && statuses.at(-1) !== 429; attempt += 1) {
+      const submission = validSubmission({ donorEmail: `tester-${attempt}@example.org` }, { number: '4000000000009987' });
+      const created = await from(API_PATHS.createPaymentIntent, { amount: 25 });
+      if (created.statusCode !== 200) {
+        statuses.push(created.statusCode);
+        continue;
+      }
+      const { paymentIntentId } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
+      statuses.push((await from(API_PATHS.confirmDonation, { paymentIntentId, donationData: submission })).statusCode);
+    }
+    // 3 declines by the gateway; then the velocity rule's generic decline (402) already on create-payment-intent,
+    // without asking the gateway; 5 refusals in all, then 429 for any write from that IP.
+    expect(statuses).toEqual([402, 402, 402, 402, 402, 429]);
+    expect(await limited.countDonations()).toBe(3);
+  });
+});
