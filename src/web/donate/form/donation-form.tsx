@@ -1,12 +1,7 @@
-import { lazy, Suspense } from 'react';
 import type { DonationSelection } from '../../../shared/donation';
-import { PageLoading } from '../../components/page-loading';
 import { getSiteConfig } from '../../config/site-config';
 import { CardDonationForm } from './card-donation-form';
-
-// NOTE: Stripe's code (the React wrapper and the form around the Payment Element) loads only in Stripe mode, so
-// test mode and the landing screen never fetch it (issue #11; the 150 kB budget of decision 0020).
-const StripeDonationForm = lazy(() => import('./stripe/stripe-donation-form').then((module) => ({ default: module.StripeDonationForm })));
+import { StripeDonationForm } from './stripe/stripe-donation-form';
 
 /**
  * The donation form (spec sections 2, 4 and 5) in the deployment's payment mode (issue #11): the spec's own card
@@ -16,9 +11,5 @@ const StripeDonationForm = lazy(() => import('./stripe/stripe-donation-form').th
 export function DonationForm({ selection }: { selection: DonationSelection }) {
   const { payments } = getSiteConfig();
   if (payments.gateway === 'test') return <CardDonationForm selection={selection} />;
-  return (
-    <Suspense fallback={<PageLoading />}>
-      <StripeDonationForm selection={selection} payments={payments} />
-    </Suspense>
-  );
+  return <StripeDonationForm selection={selection} payments={payments} />;
 }

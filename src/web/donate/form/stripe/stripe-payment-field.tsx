@@ -3,17 +3,13 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import type { SxProps, Theme } from '@mui/material/styles';
-import { PaymentElement } from '@stripe/react-stripe-js';
-import { useState } from 'react';
-import { STRIPE_JS_FAILED_MESSAGE } from './load-stripe-js';
+import type { StripeCheckout } from './stripe-checkout';
+import { STRIPE_JS_FAILED_MESSAGE } from './stripe-payments';
 
 /** Props of {@link StripePaymentField}. */
 export interface StripePaymentFieldProps {
   sx?: SxProps<Theme>;
-  /** Stripe.js could not be loaded: says so instead of the card fields. */
-  loadFailed: boolean;
-  /** Called with whether the card fields are completely and validly filled in. */
-  onCompleteChange: (complete: boolean) => void;
+  checkout: Pick<StripeCheckout, 'loadFailed' | 'ready' | 'paymentElement'>;
 }
 
 /**
@@ -21,8 +17,7 @@ export interface StripePaymentFieldProps {
  * their own errors) live in Stripe's iframe, so the site's page never sees the card. Until it is ready a
  * 'Loading secure card form...' status shows; if Stripe.js cannot be loaded, an error says so.
  */
-export function StripePaymentField({ sx, loadFailed, onCompleteChange }: StripePaymentFieldProps) {
-  const [ready, setReady] = useState(false);
+export function StripePaymentField({ sx, checkout: { loadFailed, ready, paymentElement } }: StripePaymentFieldProps) {
   if (loadFailed) {
     return (
       <Alert severity="error" sx={sx}>
@@ -38,7 +33,7 @@ export function StripePaymentField({ sx, loadFailed, onCompleteChange }: StripeP
           <Typography variant="body2">Loading secure card form...</Typography>
         </Box>
       )}
-      <PaymentElement onReady={() => setReady(true)} onChange={(event) => onCompleteChange(event.complete)} />
+      {paymentElement}
     </Box>
   );
 }

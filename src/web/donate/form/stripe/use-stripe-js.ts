@@ -1,6 +1,7 @@
 import type { Stripe } from '@stripe/stripe-js';
 import { useEffect, useState } from 'react';
-import { loadStripeJs, type StripePayments } from './load-stripe-js';
+import { loadStripeJs } from './load-stripe-js';
+import type { StripePayments } from './stripe-payments';
 
 /** Stripe.js as the form sees it: the Stripe instance once loaded, and whether loading failed. */
 export interface StripeJsState {
@@ -9,20 +10,21 @@ export interface StripeJsState {
 }
 
 /**
- * Loads Stripe.js when the Stripe-mode form mounts (see loadStripeJs) and returns `{stripe, failed}`: `stripe` is
- * null until it has loaded, then the instance for `<Elements stripe>` (which accepts one change from null).
+ * Loads Stripe.js when the Stripe-mode form mounts (see loadStripeJs; `nonce` is the page's CSP nonce) and returns
+ * `{stripe, failed}`: `stripe` is null until it has loaded, then the instance for `<Elements stripe>` (which
+ * accepts one change from null).
  */
-export function useStripeJs(payments: StripePayments): StripeJsState {
+export function useStripeJs(payments: StripePayments, nonce: string | undefined): StripeJsState {
   const [state, setState] = useState<StripeJsState>({ stripe: null, failed: false });
   useEffect(() => {
     let mounted = true;
-    loadStripeJs(payments).then(
+    loadStripeJs(payments, nonce).then(
       (stripe) => mounted && setState({ stripe, failed: false }),
       () => mounted && setState({ stripe: null, failed: true }),
     );
     return () => {
       mounted = false;
     };
-  }, [payments]);
+  }, [payments, nonce]);
   return state;
 }
