@@ -62,7 +62,7 @@ function onEachLine(stream: Readable | null, onLine: (line: string) => void): vo
  * developer's DATABASE_URL never leaks in) and HOST=127.0.0.1, PORT=0. Resolves once it prints its URL;
  * rejects (and kills it) when it exits first or takes longer than `startTimeoutMs`.
  */
-export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 30_000): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
