@@ -3,6 +3,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { registerAdmin } from './admin/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './config';
 import { registerCsrfProtection } from './csrf';
@@ -96,6 +97,8 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
   }
   // The transactional outbox's relay: receipts and other mail (issue #12); started once the server listens.
   await registerMail(app, { db, settings: config.mail, compose: receipts.compose, clock: clock ?? systemClock, transport: mailTransport });
+  // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
+  await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock });
   await registerSite(app, config);
   await app.ready();
   return app;

@@ -8,11 +8,9 @@ import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../m
 import { ReceiptEmail, ReceiptLinksEmail, ReceiptVoidEmail, YearEndStatementEmail, type EmailContext, type ListedReceipt } from './emails/receipt-email';
 import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
+import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import { formatAmountCents } from './receipt-view';
 import { findReceiptByDonationId, listReceiptsByEmail, type ReceiptDetails } from './repository';
-
-/** Path of the page where a donor asks for their receipt links again (issue #12). */
-export const RECEIPTS_PAGE_PATH = '/donate/receipts';
 
 /** What the composer needs: the database, the organisation, the site's public URL, the link signer and the clock. */
 export interface ReceiptComposerDeps {

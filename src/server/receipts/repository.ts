@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
@@ -151,4 +151,20 @@ export async function listStatementRecipients(db: Database, year: number): Promi
     )
     .orderBy(sql`1`);
   return rows.map((row) => row.email);
+}
+
+/**
+ * The address, as the donor typed it, of the latest donation with a receipt made with `email` (compared
+ * case-insensitively), or undefined when that address has none: where a resend goes (never an address only
+ * typed on /donate/receipts).
+ */
+export async function findDonorAddress(db: Database, email: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ email: donations.donorEmail })
+    .from(receipts)
+    .innerJoin(donations, eq(donations.id, receipts.donationId))
+    .where(eq(sql`lower(${donations.donorEmail})`, email.toLowerCase()))
+    .orderBy(desc(receipts.issuedAt))
+    .limit(1);
+  return row?.email;
 }

@@ -2,6 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_PATHS, ApiErrorSchema } from '../../shared/api';
+import {
+  RESEND_RECEIPTS_CONFIRMATION,
+  RESEND_RECEIPTS_PATH,
+  ResendReceiptsAcceptedSchema,
+  ResendReceiptsRequestSchema,
+} from '../../shared/receipts';
 import type { OrganizationProfile } from '../config';
 import type { Database } from '../db/client';
 import { apiError, NOT_FOUND_MESSAGE } from '../errors';
@@ -9,6 +15,7 @@ import type { Clock } from '../mail/clock';
 import { RECEIPT_PDF_PATH, receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
 import { findReceiptByTransactionId } from './repository';
+import { requestReceiptLinks } from './resend';
 
 /** What the receipt routes need. */
 export interface ReceiptRoutesOptions {
@@ -59,6 +66,37 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
         .type('application/pdf')
         .header('content-disposition', `inline; filename="receipt-${receipt.number}.pdf"`)
         .send(pdf);
+    },
+  );
+
+  /**
+   * POST /api/receipts/resend `{email}` (issue #12, "Resend"; decision 0044): enqueues ONE `receipt_links` message
+   * listing each donation's receipt link when that address has donations (at most one per address per hour), and
+   * nothing otherwise. Answers 202 `{success: true, message: RESEND_RECEIPTS_CONFIRMATION}`, the same body whatever
+   * the address, so no one can learn who gave. 400 a missing or malformed address (fieldErrors.email); 403 CSRF, as
+   * every POST of the page; 413/415; 429 the card-testing limits per IP, which count every write request of the
+   * site (a 202 is not a refusal); 500 anything unexpected. Logs whether a message was queued, never the address.
+   */
+  app.post(
+    RESEND_RECEIPTS_PATH,
+    {
+      schema: {
+        body: ResendReceiptsRequestSchema,
+        response: {
+          202: ResendReceiptsAcceptedSchema,
+          400: ApiErrorSchema,
+          403: ApiErrorSchema,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+          500: ApiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const queued = await requestReceiptLinks(db, request.body.email, clock.now());
+      request.log.info({ event: 'receipts.resend', queued }, 'Receipt links asked for');
+      return reply.code(202).send({ success: true, message: RESEND_RECEIPTS_CONFIRMATION });
     },
   );
 };

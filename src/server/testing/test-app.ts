@@ -13,6 +13,7 @@ import type { Database, DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
 import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import type { Clock } from '../mail/clock';
 import type { ChargeRequest, PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
 import { withGatewayTimeout } from '../payments/with-timeout';
@@ -107,6 +108,8 @@ export interface TestAppOptions {
   gateway?: PaymentGateway;
   /** The database the app uses, built from the test database (e.g. a fault-injecting one); the test database by default. */
   database?: (handle: DatabaseHandle) => Database;
+  /** The clock of the app's runners and receipt links (e.g. a manualClock); the machine's by default. */
+  clock?: Clock;
 }
 
 /** Reads `name=value` of each Set-Cookie header, as a browser would store it. */
@@ -142,7 +145,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let app: App;
   try {
     const db = options.database ? options.database(database) : database.db;
-    app = await buildApp({ config, db, gateway, logger: options.logger });
+    app = await buildApp({ config, db, gateway, logger: options.logger, clock: options.clock });
   } catch (error) {
     await database.close();
     await rm(webRoot, { recursive: true, force: true });
