@@ -13,14 +13,15 @@ import {
 } from '../errors';
 import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idempotency-key';
 import { findIdempotencyKey } from '../idempotency/repository';
-import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway } from '../payments/gateway';
+import { systemClock, type Clock } from '../mail/clock';
+import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway, type SavedPaymentMethod } from '../payments/gateway';
+import { markSucceededAndStartPlan, saveCardForRenewals } from '../recurring/first-payment';
 import { declinedAnswer, succeededAnswer, type FinalAnswer } from './answers';
 import { toPendingDonation } from './pending-donation';
 import {
   claimKeyAndCreatePendingDonation,
   createPendingDonation,
   markDonationFailed,
-  markDonationSucceeded,
   type PendingDonation,
 } from './repository';
 
@@ -31,6 +32,8 @@ export interface ProcessDonationDeps {
   /** Key of the body fingerprints (see fingerprintSecret). */
   fingerprintSecret: Buffer;
   log: FastifyBaseLogger;
+  /** The clock a recurring plan's calendar starts from (its first charge's UTC date; issue #13); the machine's by default. */
+  clock?: Clock;
 }
 
 /** The answer to send: status, body, whether it is a replay, and how many seconds the client should wait (Retry-After). */
@@ -97,7 +100,8 @@ async function claimDonation(
  *    if that write fails after a successful charge, answer 503 {@link PAYMENT_BEING_CONFIRMED_MESSAGE} (the
  *    reconciler records it); after a decline, the decline answer (nothing was charged).
  * Answers 200 on success, 402 on a decline, 409 / 422 / a replay for a key already used, 503 as above.
- * NOTE: monthly and yearly gifts are charged once now; recurring billing is not built yet.
+ * A monthly or yearly gift saves its card first (the gateway's vault) and creates its recurring plan in the
+ * transaction of step 3 (issue #13; recurring/first-payment.ts); the billing runner charges the renewals.
  */
 export async function processDonation(
   deps: ProcessDonationDeps,
@@ -129,12 +133,15 @@ export async function processDonation(
   };
 
   let result: ChargeResult;
+  let saved: SavedPaymentMethod | undefined;
   try {
-    const card = submission.creditCard;
+    const { creditCard } = submission;
+    const card = { number: creditCard.number, expiryMonth: Number(creditCard.expiryMonth), expiryYear: Number(creditCard.expiryYear), cvc: creditCard.cvv };
+    saved = await saveCardForRenewals(gateway, submission.frequency, card);
     result = await gateway.charge({
       amountCents: pending.amountCents,
       currency: pending.currency,
-      card: { number: card.number, expiryMonth: Number(card.expiryMonth), expiryYear: Number(card.expiryYear), cvc: card.cvv },
+      card,
       description: `Donation (${submission.frequency}): ${CAUSE_DETAILS[submission.cause].displayName}`,
       idempotencyKey: gatewayIdempotencyKey(donationId),
     });
@@ -152,7 +159,10 @@ export async function processDonation(
       ? { status: 'succeeded', transactionId: result.transactionId, cardBrand: result.cardBrand, last4: result.last4 }
       : { status: 'failed', declineCode: result.declineCode };
   try {
-    if (result.status === 'succeeded') await markDonationSucceeded(db, donationId, result, answer);
+    if (result.status === 'succeeded') {
+      const now = (deps.clock ?? systemClock).now();
+      await markSucceededAndStartPlan(db, donationId, result, answer, { saved, gateway: gateway.name, now });
+    }
     else await markDonationFailed(db, donationId, result, answer);
   } catch (error) {
     log.error({ err: error, donation: { ...outcomeLog, ...outcome, recorded: false } }, 'Charge outcome not recorded; left for the reconciler');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, countDistinct, eq, getTableColumns, inArray, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, countDistinct, eq, getTableColumns, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import { CAUSES, type Cause } from '../../shared/causes';
 import { FREQUENCIES, type Frequency } from '../../shared/frequencies';
@@ -247,7 +247,8 @@ export interface StalePendingDonation {
 
 /**
  * Up to `limit` donations still `pending` more than `olderThanMs` milliseconds after they were written,
- * oldest first (issue #3: the reconciler's work). Ages are measured by the database clock.
+ * oldest first (issue #3: the reconciler's work), renewals of recurring plans left out (the billing runner's).
+ * Ages are measured by the database clock.
  */
 export async function listStalePendingDonations(
   db: Database,
@@ -263,7 +264,12 @@ export async function listStalePendingDonations(
     })
     .from(donations)
     .where(
-      and(eq(donations.status, 'pending'), lt(donations.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`)),
+      and(
+        eq(donations.status, 'pending'),
+        lt(donations.createdAt, sql`now() - make_interval(secs => ${olderThanMs / 1000})`),
+        // NOTE: a renewal's charge is settled by the billing runner, under its own key (issue #13; recurring/billing.ts).
+        isNull(donations.recurringPlanId),
+      ),
     )
     .orderBy(asc(donations.createdAt))
     .limit(limit);

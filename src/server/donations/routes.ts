@@ -12,6 +12,7 @@ import { centsToDollars } from '../../shared/money';
 import type { CardTestingDefence } from '../card-testing/defence';
 import { minimumAmountCheck } from '../card-testing/minimum-amount';
 import type { Database } from '../db/client';
+import type { Clock } from '../mail/clock';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
@@ -29,7 +30,15 @@ export interface DonationRoutesOptions {
   cardTesting: CardTestingDefence;
   /** Smallest donation, in cents (MIN_DONATION_AMOUNT; issue #4). */
   minAmountCents: number;
+  /** The app's clock (DESIGN.md, "Time"): where a recurring plan's calendar starts (issue #13); the machine's by default. */
+  clock?: Clock;
 }
+
+/** The `response` schemas of the error statuses a route answers: each one an ApiErrorSchema body (DESIGN.md example 9). */
+const errorAnswers = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ApiErrorSchema]));
+
+/** What a payment route answers: status, body, whether it replays a stored answer, and Retry-After in seconds. */
+type PaymentAnswer = Pick<IntentAnswer<unknown>, 'statusCode' | 'body' | 'replayed' | 'retryAfterSeconds'>;
 
 /** 400 of process-donation in Stripe mode: the card goes to Stripe in the browser, never here (issue #11). */
 const refuseCardData = async (_request: FastifyRequest, reply: FastifyReply) =>
@@ -46,8 +55,32 @@ const totalsInDollars = (totals: DonationTotalsCents) => ({
  */
 export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = async (
   app,
-  { db, gateway, fingerprintSecret, cardTesting, minAmountCents },
+  { db, gateway, fingerprintSecret, cardTesting, minAmountCents, clock },
 ) => {
+  /** Sends a payment route's answer: its status (one of those the route declares), `Idempotent-Replayed`, Retry-After. */
+  const sendAnswer = (reply: FastifyReply, answer: PaymentAnswer) => {
+    if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+    if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
+    // NOTE: the response schema of that status checks the body.
+    return reply.code(answer.statusCode as 200).send(answer.body as never);
+  };
+
+  /**
+   * Runs `pay` with the request's Idempotency-Key (400 INVALID_IDEMPOTENCY_KEY_MESSAGE when malformed; issue #3),
+   * counts a fresh 402 against the card-testing limits (always a decline the gateway answered; a replayed one was
+   * counted already), and sends the answer.
+   */
+  const answerPayment = async (request: FastifyRequest, reply: FastifyReply, pay: (key: string | undefined) => Promise<PaymentAnswer>) => {
+    const idempotency = readIdempotencyKey(request.headers);
+    if ('invalid' in idempotency) {
+      request.log.info({ statusCode: 400 }, 'Invalid Idempotency-Key header');
+      return reply.code(400).send(apiError(INVALID_IDEMPOTENCY_KEY_MESSAGE));
+    }
+    const answer = await pay(idempotency.key);
+    if (answer.statusCode === 402 && !answer.replayed) await cardTesting.recordDecline(request);
+    return sendAnswer(reply, answer);
+  };
+
   /**
    * POST /api/process-donation: takes the donation submission (DonationSubmissionSchema: strict, no
    * coercion, amount in dollars) and an optional `Idempotency-Key` header (1-255 printable characters;
@@ -69,44 +102,16 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
         body: DonationSubmissionSchema,
         response: {
           200: ProcessDonationSuccessSchema,
-          400: ApiErrorSchema,
-          402: ApiErrorSchema,
-          403: ApiErrorSchema,
-          409: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          422: ApiErrorSchema,
-          429: ApiErrorSchema,
-          500: ApiErrorSchema,
-          503: ApiErrorSchema,
+          ...errorAnswers(400, 402, 403, 409, 413, 415, 422, 429, 500, 503),
         },
       },
       // NOTE: in Stripe mode card data must never reach the server (PCI DSS SAQ A): refused before the body is validated.
       preValidation: gateway.acceptsCardData ? [] : [refuseCardData],
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
-    async (request, reply) => {
-      const idempotency = readIdempotencyKey(request.headers);
-      if ('invalid' in idempotency) {
-        request.log.info({ statusCode: 400 }, 'Invalid Idempotency-Key header');
-        return reply.code(400).send(apiError(INVALID_IDEMPOTENCY_KEY_MESSAGE));
-      }
-      const answer = await processDonation({ db, gateway, fingerprintSecret, log: request.log }, request.body, idempotency.key);
-      // NOTE: a fresh 402 is always a decline the gateway answered (processDonation); a replayed one was counted already.
-      if (answer.statusCode === 402 && !answer.replayed) await cardTesting.recordDecline(request);
-      if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-      if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
-      // NOTE: the status is one of those declared above; the response schema of that status checks the body.
-      return reply.code(answer.statusCode as 200).send(answer.body as never);
-    },
+    async (request, reply) =>
+      answerPayment(request, reply, (key) => processDonation({ db, gateway, fingerprintSecret, log: request.log, clock }, request.body, key)),
   );
-
-  /** Sends an intent endpoint's answer: status, replay header, Retry-After (the statuses are those declared). */
-  const sendIntentAnswer = (reply: FastifyReply, answer: IntentAnswer<unknown>) => {
-    if (answer.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-    if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', String(answer.retryAfterSeconds));
-    return reply.code(answer.statusCode as 200).send(answer.body as never);
-  };
 
   /**
    * POST /api/create-payment-intent (spec section 7; issue #11): takes `{amount (dollars), donation?}`
@@ -123,18 +128,12 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
         body: CreatePaymentIntentRequestSchema,
         response: {
           200: CreatePaymentIntentSuccessSchema,
-          400: ApiErrorSchema,
-          403: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          429: ApiErrorSchema,
-          500: ApiErrorSchema,
-          503: ApiErrorSchema,
+          ...errorAnswers(400, 403, 413, 415, 429, 500, 503),
         },
       },
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
-    async (request, reply) => sendIntentAnswer(reply, await createDonationPaymentIntent({ db, gateway, fingerprintSecret, log: request.log }, request.body)),
+    async (request, reply) => sendAnswer(reply, await createDonationPaymentIntent({ db, gateway, fingerprintSecret, log: request.log }, request.body)),
   );
 
   /**
@@ -154,28 +153,13 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
         body: ConfirmDonationRequestSchema,
         response: {
           200: ProcessDonationSuccessSchema,
-          400: ApiErrorSchema,
-          402: ApiErrorSchema,
-          403: ApiErrorSchema,
-          404: ApiErrorSchema,
-          409: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          422: ApiErrorSchema,
-          429: ApiErrorSchema,
-          500: ApiErrorSchema,
-          503: ApiErrorSchema,
+          ...errorAnswers(400, 402, 403, 404, 409, 413, 415, 422, 429, 500, 503),
         },
       },
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
-    async (request, reply) => {
-      const idempotency = readIdempotencyKey(request.headers);
-      if ('invalid' in idempotency) return reply.code(400).send(apiError(INVALID_IDEMPOTENCY_KEY_MESSAGE));
-      const answer = await confirmDonation({ db, gateway, fingerprintSecret, log: request.log }, request.body, idempotency.key);
-      if (answer.statusCode === 402 && !answer.replayed) await cardTesting.recordDecline(request);
-      return sendIntentAnswer(reply, answer);
-    },
+    async (request, reply) =>
+      answerPayment(request, reply, (key) => confirmDonation({ db, gateway, fingerprintSecret, log: request.log }, request.body, key)),
   );
 
   /**

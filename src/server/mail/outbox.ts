@@ -19,6 +19,8 @@ export interface OutboxMessage {
   donationId?: string;
   /** The calendar year of a year-end statement. */
   statementYear?: number;
+  /** The recurring plan a plan's message is about (issue #13). */
+  recurringPlanId?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
       recipient: message.recipient,
       donationId: message.donationId ?? null,
       statementYear: message.statementYear ?? null,
+      recurringPlanId: message.recurringPlanId ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });

@@ -145,6 +145,58 @@ export class CardDataRefusedError extends Error {
 }
 
 /**
+ * A card the gateway keeps for later charges made without the donor (issue #13, recurring gifts): the gateway's
+ * reference to it and what the donor's page shows of it. NOTE: never the card number nor the CVC: Stripe's
+ * `pm_...` on a Customer `cus_...`, or the test gateway's token, which remembers only how its test card behaves.
+ */
+export interface SavedPaymentMethod {
+  /** The gateway's reference: Stripe's PaymentMethod id (`pm_...`) or a test-gateway token (`pm_test_...`). */
+  paymentMethodId: string;
+  /** The Stripe Customer the method is attached to (`cus_...`); undefined for the test gateway. */
+  customerId: string | undefined;
+  cardBrand: CardBrand;
+  /** Last four digits of the card number. */
+  last4: string;
+  /** 1..12. */
+  expiryMonth: number;
+  /** Four-digit year, e.g. 2030. */
+  expiryYear: number;
+}
+
+/** Outcome of {@link PaymentGateway.savePaymentMethod}: the card saved, or refused as a charge would be (nothing kept). */
+export type SavePaymentMethodResult = { status: 'saved'; paymentMethod: SavedPaymentMethod } | ChargeDeclined;
+
+/** A charge of a saved payment method made by the server, the donor not present (a renewal; issue #13). */
+export interface SavedPaymentMethodChargeRequest {
+  paymentMethod: Pick<SavedPaymentMethod, 'paymentMethodId' | 'customerId'>;
+  /** Amount in integer cents (minor units), > 0. */
+  amountCents: number;
+  /** ISO 4217 code, upper case (`USD`). */
+  currency: string;
+  /** Derived from (plan, period, attempt) by the billing runner: a repeat charges nothing and answers the first result. */
+  idempotencyKey: string;
+  /** What the charge is for, as it appears in the gateway's dashboard. */
+  description: string;
+}
+
+/**
+ * The card's bank asks the donor to authenticate the payment (3-D Secure; Stripe's `authentication_required`
+ * decline of an off-session payment): nothing was charged; the donor can confirm the payment intent on our page.
+ */
+export interface ChargeNeedsAuthentication {
+  status: 'requires_authentication';
+  /** The payment intent the donor confirms (`pi_...`). */
+  paymentIntentId: string;
+  /** Always `authentication_required` (Stripe's decline code). */
+  declineCode: string;
+  message: string;
+  isTestPayment: boolean;
+}
+
+/** Outcome of {@link PaymentGateway.chargeSavedPaymentMethod}: succeeded, declined, or waiting for the donor to authenticate. */
+export type SavedPaymentMethodChargeResult = ChargeResult | ChargeNeedsAuthentication;
+
+/**
  * Charges cards, and says what became of a charge (issue #3: the reconciler asks "what became of that key").
  * - `charge` resolves with a {@link ChargeResult} for every answer the gateway gives, declines included;
  *   it rejects only when the outcome is unknown (network failure, timeout, gateway error). A second call
@@ -157,6 +209,11 @@ export class CardDataRefusedError extends Error {
  * - `confirmPaymentIntent` charges the intent with a card on the server: only when `acceptsCardData`
  *   (the test gateway); otherwise it rejects with {@link CardDataRefusedError}, as `charge` does;
  * - `refund` refunds an intent's charge, all or part of it.
+ * Saved payment methods (issue #13, recurring gifts):
+ * - `savePaymentMethod` keeps a card for later charges: only when `acceptsCardData` (the test gateway vaults a
+ *   token); otherwise it rejects with {@link CardDataRefusedError} (Stripe saves the card in the browser);
+ * - `chargeSavedPaymentMethod` charges a saved method off-session under an idempotency key (a repeat answers the
+ *   first result and charges nothing).
  * Every method rejects when the outcome is unknown (network failure, timeout, gateway error).
  */
 export interface PaymentGateway {
@@ -172,6 +229,8 @@ export interface PaymentGateway {
   retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined>;
   confirmPaymentIntent(paymentIntentId: string, card: ChargeCard): Promise<PaymentIntent>;
   refund(request: RefundRequest): Promise<Refund>;
+  savePaymentMethod(card: ChargeCard): Promise<SavePaymentMethodResult>;
+  chargeSavedPaymentMethod(request: SavedPaymentMethodChargeRequest): Promise<SavedPaymentMethodChargeResult>;
 }
 
 /**

@@ -1,8 +1,17 @@
 import { randomInt } from 'node:crypto';
 import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
 import { memoryChargeLedger, type ChargeLedger, type ChargeRecord } from './charge-ledger';
-import type { ChargeDeclined, ChargeLookup, ChargeRequest, ChargeResult, PaymentGateway } from './gateway';
+import type {
+  ChargeCard,
+  ChargeDeclined,
+  ChargeLookup,
+  ChargeRequest,
+  ChargeResult,
+  PaymentGateway,
+  SavedPaymentMethodChargeRequest,
+} from './gateway';
 import { createTestPaymentIntents } from './test-payment-intents';
+import { ATTACHES_THEN_DECLINES_CARD, decideSavedCharge, vaultTestCard } from './test-vault';
 
 /**
  * A payment gateway that behaves like Stripe in test mode (issue #2; /shared/test-cards.md, from
@@ -48,6 +57,8 @@ export const TEST_DECLINE_CARDS: Readonly<Record<string, { declineCode: string; 
   '4000000000000069': { declineCode: 'expired_card', message: DECLINE_MESSAGES.expired },
   '4000000000000127': { declineCode: 'incorrect_cvc', message: DECLINE_MESSAGES.incorrectCvc },
   '4000000000000119': { declineCode: 'processing_error', message: DECLINE_MESSAGES.processingError },
+  // Stripe's card that can be saved but whose charges are declined (issue #13; see test-vault.ts).
+  [ATTACHES_THEN_DECLINES_CARD]: { declineCode: 'card_declined', message: DECLINE_MESSAGES.generic },
 };
 
 /** Decline code for a card that is not a test card (test mode takes test cards only; issue #2). */
@@ -87,19 +98,19 @@ export interface TestGateway extends PaymentGateway {
   charges(): ChargeRecord[];
 }
 
+/** What identifies a charge's parameters in the ledger, to refuse a key reused with others: amount, currency, last4. */
+type ChargeParameters = Pick<ChargeRecord, 'amountCents' | 'currency' | 'last4'>;
+
 /** The result of an earlier charge with the same key; throws {@link IdempotencyKeyReuseError} when the parameters differ. */
-function replay(earlier: ChargeRecord, request: ChargeRequest): ChargeResult {
-  const sameCharge =
-    earlier.amountCents === request.amountCents &&
-    earlier.currency === request.currency &&
-    earlier.last4 === cardLast4(request.card.number);
+function replay(earlier: ChargeRecord, request: ChargeParameters): ChargeResult {
+  const sameCharge = earlier.amountCents === request.amountCents && earlier.currency === request.currency && earlier.last4 === request.last4;
   if (!sameCharge) throw new IdempotencyKeyReuseError();
   return earlier.result;
 }
 
-/** What the card and amount alone decide, before any idempotency bookkeeping (test-cards.md). */
-function decide(request: ChargeRequest, now: Date): ChargeResult {
-  const { number, expiryMonth, expiryYear, cvc } = request.card;
+/** What the card alone decides, before any idempotency bookkeeping (test-cards.md). */
+function decide(card: ChargeCard, now: Date): ChargeResult {
+  const { number, expiryMonth, expiryYear, cvc } = card;
   if (!passesLuhn(number)) return declined('incorrect_number', DECLINE_MESSAGES.incorrectNumber);
   if (isCardExpired(String(expiryMonth).padStart(2, '0'), String(expiryYear), now)) {
     return declined('expired_card', DECLINE_MESSAGES.expired);
@@ -142,32 +153,49 @@ export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLe
   // Charges whose record is being written, by key: a concurrent call with the same key waits for that one.
   const underway = new Map<string, Promise<ChargeRecord>>();
 
-  const record = async (request: ChargeRequest): Promise<ChargeRecord> => {
-    const entry: ChargeRecord = {
-      idempotencyKey: request.idempotencyKey,
-      amountCents: request.amountCents,
-      currency: request.currency,
-      last4: cardLast4(request.card.number),
-      result: decide(request, now()),
-      chargedAt: now().toISOString(),
-    };
-    await ledger.append(entry);
-    return entry;
-  };
-
-  const charge = async (request: ChargeRequest): Promise<ChargeResult> => {
-    if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
+  /**
+   * Makes the charge `key` once, with the result `outcome()` gives, and records it in the ledger; a later or
+   * concurrent call with the same key answers the recorded result (after the parameters check of replay).
+   */
+  const chargeOnce = async (key: string, parameters: ChargeParameters, outcome: () => ChargeResult): Promise<ChargeResult> => {
+    if (!Number.isSafeInteger(parameters.amountCents) || parameters.amountCents <= 0) {
       throw new RangeError('amountCents must be a positive whole number of cents');
     }
-    const key = request.idempotencyKey;
     // NOTE: no await before the key is looked up and, if new, registered: concurrent calls cannot both charge.
     const done = ledger.get(key);
-    if (done) return replay(done, request);
+    if (done) return replay(done, parameters);
     const underwayCharge = underway.get(key);
-    if (underwayCharge) return replay(await underwayCharge, request);
-    const made = record(request).finally(() => underway.delete(key));
+    if (underwayCharge) return replay(await underwayCharge, parameters);
+    const entry: ChargeRecord = { idempotencyKey: key, ...parameters, result: outcome(), chargedAt: now().toISOString() };
+    const made = ledger
+      .append(entry)
+      .then(() => entry)
+      .finally(() => underway.delete(key));
     underway.set(key, made);
     return (await made).result;
+  };
+
+  const charge = (request: ChargeRequest): Promise<ChargeResult> =>
+    chargeOnce(
+      request.idempotencyKey,
+      { amountCents: request.amountCents, currency: request.currency, last4: cardLast4(request.card.number) },
+      () => decide(request.card, now()),
+    );
+
+  /** A renewal of a saved card (issue #13): what its token remembers decides, under the request's idempotency key. */
+  const chargeSavedPaymentMethod = async (request: SavedPaymentMethodChargeRequest): Promise<ChargeResult> => {
+    const decided = decideSavedCharge(
+      request.paymentMethod.paymentMethodId,
+      now(),
+      newTestTransactionId(),
+      TEST_DECLINE_CARDS,
+      DECLINE_MESSAGES.generic,
+      DECLINE_MESSAGES.expired,
+    );
+    const { last4, ...result } = decided;
+    return chargeOnce(request.idempotencyKey, { amountCents: request.amountCents, currency: request.currency, last4 }, () =>
+      result.status === 'succeeded' ? { ...result, last4 } : result,
+    );
   };
 
   return {
@@ -181,5 +209,7 @@ export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLe
       return found ? found.result : { status: 'not_found' };
     },
     charges: () => ledger.list(),
+    savePaymentMethod: async (card: ChargeCard) => vaultTestCard(card, (checked) => decide(checked, now())),
+    chargeSavedPaymentMethod,
   };
 }

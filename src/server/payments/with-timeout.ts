@@ -25,5 +25,7 @@ export function withGatewayTimeout(gateway: PaymentGateway, timeoutMs: number): 
     retrievePaymentIntent: (id) => withinMs(gateway.retrievePaymentIntent(id), timeoutMs),
     confirmPaymentIntent: (id, card) => withinMs(gateway.confirmPaymentIntent(id, card), timeoutMs),
     refund: (request) => withinMs(gateway.refund(request), timeoutMs),
+    savePaymentMethod: (card) => withinMs(gateway.savePaymentMethod(card), timeoutMs),
+    chargeSavedPaymentMethod: (request) => withinMs(gateway.chargeSavedPaymentMethod(request), timeoutMs),
   };
 }

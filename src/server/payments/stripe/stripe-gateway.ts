@@ -11,6 +11,9 @@ import {
   type PaymentIntentStatus,
   type Refund,
   type RefundRequest,
+  type SavedPaymentMethodChargeRequest,
+  type SavedPaymentMethodChargeResult,
+  type SavePaymentMethodResult,
 } from '../gateway';
 
 /**
@@ -82,6 +85,49 @@ const isMissing = (error: unknown) =>
   error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.statusCode === 404);
 
 /**
+ * Charges a saved card off-session (issue #13, a renewal): a payment intent created and confirmed at once with the
+ * Customer and PaymentMethod, `off_session: true`, under `request.idempotencyKey`
+ * (https://docs.stripe.com/payments/save-and-reuse, "Charge the saved payment method later"). NOTE: redirect-based
+ * methods are turned off (`allow_redirects: 'never'`): the donor is not there to follow a redirect, and Stripe
+ * refuses a server-side confirm of an intent that could redirect without a `return_url`. A card decline answers
+ * `declined` with its decline code; `authentication_required` answers `requires_authentication` with the intent the
+ * donor can confirm on our page. Any other error rejects (the outcome is unknown).
+ */
+export async function chargeSavedCardOffSession(stripe: Stripe, request: SavedPaymentMethodChargeRequest): Promise<SavedPaymentMethodChargeResult> {
+  try {
+    const intent = await stripe.paymentIntents.create(
+      {
+        amount: request.amountCents,
+        currency: request.currency.toLowerCase(),
+        description: request.description,
+        customer: request.paymentMethod.customerId,
+        payment_method: request.paymentMethod.paymentMethodId,
+        off_session: true,
+        confirm: true,
+        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+        expand: ['latest_charge'],
+      },
+      { idempotencyKey: request.idempotencyKey },
+    );
+    const ours = toPaymentIntent(intent);
+    if (ours.status === 'succeeded' && ours.charge) return { status: 'succeeded', ...ours.charge, isTestPayment: ours.isTestPayment };
+    if (ours.status === 'requires_action' || ours.status === 'requires_confirmation') {
+      return { status: 'requires_authentication', paymentIntentId: ours.id, declineCode: 'authentication_required', message: GENERIC_DECLINE_MESSAGE, isTestPayment: ours.isTestPayment };
+    }
+    const decline = ours.lastDecline ?? { declineCode: 'card_declined', message: GENERIC_DECLINE_MESSAGE };
+    return { status: 'declined', ...decline, isTestPayment: ours.isTestPayment };
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeCardError)) throw error;
+    const isTestPayment = !(error.raw as { payment_intent?: { livemode?: boolean } } | undefined)?.payment_intent?.livemode;
+    const code = error.decline_code ?? error.code ?? 'card_declined';
+    if (code === 'authentication_required' && error.payment_intent?.id) {
+      return { status: 'requires_authentication', paymentIntentId: error.payment_intent.id, declineCode: code, message: error.message, isTestPayment };
+    }
+    return { status: 'declined', declineCode: code, message: error.message || GENERIC_DECLINE_MESSAGE, isTestPayment };
+  }
+}
+
+/**
  * Creates the Stripe gateway. Its `isTestMode` follows the key (`sk_test_` / `rk_test_`). Intents are created
  * with `automatic_payment_methods` (what the Payment Element offers is set in Stripe's Dashboard) and the
  * request's metadata; `retrievePaymentIntent` answers undefined for an unknown id; `retrieveCharge` and
@@ -99,6 +145,9 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     charge: (): Promise<ChargeResult> => refused(),
     retrieveCharge: (): Promise<ChargeLookup> => refused(),
     confirmPaymentIntent: (): Promise<PaymentIntent> => refused(),
+    // NOTE: Stripe saves the card in the browser (setup_future_usage, or a SetupIntent), never from card data here.
+    savePaymentMethod: (): Promise<SavePaymentMethodResult> => refused(),
+    chargeSavedPaymentMethod: (request) => chargeSavedCardOffSession(stripe, request),
 
     async createPaymentIntent(request: CreatePaymentIntentRequest): Promise<PaymentIntent> {
       const intent = await stripe.paymentIntents.create(

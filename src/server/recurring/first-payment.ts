@@ -1,0 +1,53 @@
+import type { CardBrand } from '../../shared/card';
+import type { Database } from '../db/client';
+import { markDonationSucceeded, type StoredAnswer } from '../donations/repository';
+import type { ChargeCard, PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
+import { toIsoDate, type RecurringFrequency } from './calendar';
+import { createPlanForFirstDonation } from './plans';
+
+/**
+ * The first gift of a recurring plan (issue #13): its card is saved before it is charged, and its plan is created in
+ * the transaction that marks it succeeded (with its receipt), so a plan exists exactly when its first gift does.
+ */
+
+/**
+ * Saves `card` with the gateway for the renewals of a `frequency` gift (test mode: a vaulted token). Resolves with
+ * the saved method, or undefined when the gift is one-time or the card cannot be saved (the charge that follows is
+ * declined the same way). Rejects when the gateway cannot be asked.
+ */
+export async function saveCardForRenewals(
+  gateway: PaymentGateway,
+  frequency: RecurringFrequency | 'one-time',
+  card: ChargeCard,
+): Promise<SavedPaymentMethod | undefined> {
+  if (frequency === 'one-time') return undefined;
+  const saved = await gateway.savePaymentMethod(card);
+  return saved.status === 'saved' ? saved.paymentMethod : undefined;
+}
+
+/**
+ * Marks `donationId` succeeded (markDonationSucceeded: its receipt and the answer to replay) and, when `saved` is
+ * given, creates the donation's plan (anchored on `now`'s UTC date) in the SAME transaction. Resolves with the
+ * receipt number and the plan's first renewal date (undefined without a plan). Throws as markDonationSucceeded does;
+ * any error rolls back all of it.
+ */
+export async function markSucceededAndStartPlan(
+  db: Database,
+  donationId: string,
+  outcome: { transactionId: string; cardBrand: CardBrand; last4: string; isTestPayment: boolean },
+  answer: StoredAnswer,
+  plan: { saved: SavedPaymentMethod | undefined; gateway: string; now: Date },
+): Promise<{ receiptNumber: string; nextChargeOn: string | undefined }> {
+  const { saved } = plan;
+  if (!saved) return { ...(await markDonationSucceeded(db, donationId, outcome, answer)), nextChargeOn: undefined };
+  return db.transaction(async (tx) => {
+    const marked = await markDonationSucceeded(tx, donationId, outcome, answer);
+    const created = await createPlanForFirstDonation(tx, {
+      firstDonationId: donationId,
+      paymentMethod: saved,
+      gateway: plan.gateway,
+      anchorDate: toIsoDate(plan.now),
+    });
+    return { ...marked, nextChargeOn: created?.nextChargeOn };
+  });
+}

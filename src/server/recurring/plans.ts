@@ -1,0 +1,187 @@
+import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
+import type { SavedPaymentMethod } from '../payments/gateway';
+import { chargeDate, isRecurringFrequency, startOfDay, type IsoDate } from './calendar';
+
+/**
+ * Reads and writes recurring plans (issue #13). Money is integer cents. The donor of a plan is the donor of its
+ * first donation (`first_donation_id`): their details are never copied onto the plan.
+ */
+
+/** The schedule fields of a plan due for `period`: its date, and the instant it is due (that date at 00:00 UTC). */
+export function scheduleOf(plan: Pick<RecurringPlanRow, 'anchorDate' | 'frequency'>, period: number) {
+  const nextChargeOn = chargeDate(plan.anchorDate, plan.frequency, period);
+  return { period, nextChargeOn, nextAttemptAt: startOfDay(nextChargeOn) };
+}
+
+/** The saved card fields of a plan row. */
+export function cardColumnsOf(paymentMethod: SavedPaymentMethod) {
+  return {
+    paymentMethodId: paymentMethod.paymentMethodId,
+    customerId: paymentMethod.customerId ?? null,
+    cardBrand: paymentMethod.cardBrand,
+    cardLast4: paymentMethod.last4,
+    cardExpiryMonth: paymentMethod.expiryMonth,
+    cardExpiryYear: paymentMethod.expiryYear,
+  };
+}
+
+/** What starts a plan: its first donation (just marked succeeded), the saved card, and the first charge's UTC date. */
+export interface NewPlan {
+  firstDonationId: string;
+  paymentMethod: SavedPaymentMethod;
+  /** The gateway that keeps the card (`test`, `stripe`). */
+  gateway: string;
+  /** The first charge's UTC date: every renewal falls on its day (calendar.ts). */
+  anchorDate: IsoDate;
+}
+
+/**
+ * Creates the plan of a monthly or yearly first donation, in `db` (the transaction that marks that donation
+ * succeeded: issue #13, the plan exists exactly when its first gift does), `active`, its first renewal (period 1)
+ * due on the calendar's date, and marks the donation as the plan's period 0. Amount, currency, frequency and cause
+ * are the donation's. Returns the plan, or undefined when the donation is one-time (no plan) or has its plan already.
+ */
+export async function createPlanForFirstDonation(db: Database, plan: NewPlan): Promise<RecurringPlanRow | undefined> {
+  const [donation] = await db.select().from(donations).where(eq(donations.id, plan.firstDonationId));
+  if (!donation) throw new Error(`Donation ${plan.firstDonationId} does not exist`);
+  const { frequency } = donation;
+  if (!isRecurringFrequency(frequency)) return undefined;
+  const [created] = await db
+    .insert(recurringPlans)
+    .values({
+      amountCents: donation.amountCents,
+      currency: donation.currency,
+      frequency,
+      cause: donation.cause,
+      firstDonationId: donation.id,
+      gateway: plan.gateway,
+      ...cardColumnsOf(plan.paymentMethod),
+      anchorDate: plan.anchorDate,
+      ...scheduleOf({ anchorDate: plan.anchorDate, frequency }, 1),
+      isTestPayment: donation.isTestPayment,
+    })
+    .onConflictDoNothing({ target: recurringPlans.firstDonationId })
+    .returning();
+  if (!created) return undefined;
+  await db
+    .update(donations)
+    .set({ recurringPlanId: created.id, recurringPeriod: 0, recurringAttempt: 1 })
+    .where(eq(donations.id, donation.id));
+  return created;
+}
+
+/** A plan by id; undefined when there is none. */
+export async function findPlan(db: Database, planId: string): Promise<RecurringPlanRow | undefined> {
+  const [plan] = await db.select().from(recurringPlans).where(eq(recurringPlans.id, planId));
+  return plan;
+}
+
+/**
+ * Claims up to `limit` plans due at `now` (active or past due, `next_attempt_at <= now`, no live lease), oldest due
+ * first, leaving out `exclude` (the plans this run handled already), in ONE statement: chosen `FOR UPDATE SKIP LOCKED`
+ * (so billing runs of several processes never claim one plan at once, on PGlite too) and leased until `now + leaseMs`.
+ * A run that dies leaves its lease to expire; the plan is then claimed again, and charged under the same key.
+ */
+export async function claimDuePlans(
+  db: Database,
+  { now, leaseMs, limit, exclude }: { now: Date; leaseMs: number; limit: number; exclude: readonly string[] },
+): Promise<RecurringPlanRow[]> {
+  const due = db
+    .select({ id: recurringPlans.id })
+    .from(recurringPlans)
+    .where(
+      and(
+        inArray(recurringPlans.status, ['active', 'past_due']),
+        lte(recurringPlans.nextAttemptAt, now),
+        or(isNull(recurringPlans.lockedUntil), lte(recurringPlans.lockedUntil, now)),
+        exclude.length > 0 ? notInArray(recurringPlans.id, [...exclude]) : undefined,
+      ),
+    )
+    .orderBy(asc(recurringPlans.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(recurringPlans)
+    .set({ lockedUntil: new Date(now.getTime() + leaseMs) })
+    .where(inArray(recurringPlans.id, due))
+    .returning();
+}
+
+/** The renewal donation of one try of a plan's period: its id and status. */
+export interface RenewalDonation {
+  id: string;
+  status: (typeof donations.$inferSelect)['status'];
+}
+
+/**
+ * The donation of try `attempt` of `plan`'s current period: the one written by an earlier run that died, or a new
+ * `pending` one written now, with the donor of the plan's first donation and the plan's amount, cause and card.
+ * Resolves undefined when another try of that period is not failed (a unique index: the period is being charged,
+ * or was charged, by another try), in which case nothing may be charged.
+ */
+export async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow, attempt: number): Promise<RenewalDonation | undefined> {
+  const thisTry = and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, plan.period), eq(donations.recurringAttempt, attempt));
+  const [existing] = await db.select({ id: donations.id, status: donations.status }).from(donations).where(thisTry);
+  if (existing) return existing;
+  const [first] = await db.select().from(donations).where(eq(donations.id, plan.firstDonationId));
+  if (!first) throw new Error(`The first donation of plan ${plan.id} does not exist`);
+  const [created] = await db
+    .insert(donations)
+    .values({
+      status: 'pending',
+      amountCents: plan.amountCents,
+      currency: plan.currency,
+      frequency: plan.frequency,
+      cause: plan.cause,
+      donorName: first.donorName,
+      donorEmail: first.donorEmail,
+      donorPhone: first.donorPhone,
+      addressStreet: first.addressStreet,
+      addressCity: first.addressCity,
+      addressState: first.addressState,
+      addressZipCode: first.addressZipCode,
+      addressCountry: first.addressCountry,
+      message: null,
+      isAnonymous: first.isAnonymous,
+      cardBrand: plan.cardBrand,
+      cardLast4: plan.cardLast4,
+      gateway: plan.gateway,
+      isTestPayment: plan.isTestPayment,
+      recurringPlanId: plan.id,
+      recurringPeriod: plan.period,
+      recurringAttempt: attempt,
+    })
+    .onConflictDoNothing()
+    .returning({ id: donations.id, status: donations.status });
+  if (created) return created;
+  const [raced] = await db.select({ id: donations.id, status: donations.status }).from(donations).where(thisTry);
+  return raced;
+}
+
+/** The address of a plan's donor (the first donation's), for the plan's e-mail. */
+export async function planDonorEmail(db: Database, plan: Pick<RecurringPlanRow, 'firstDonationId'>): Promise<string> {
+  const [row] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, plan.firstDonationId));
+  if (!row) throw new Error('The first donation of the plan does not exist');
+  return row.email;
+}
+
+/**
+ * Updates a plan that `db` (the caller's transaction) charged or tried to charge for period `period`, only while it
+ * still is at that period and billable (active or past due): a donor's cancel or pause that came in between stays.
+ * Releases the run's lease. Resolves with whether the plan changed.
+ */
+export async function settlePlanPeriod(
+  db: Database,
+  planId: string,
+  period: number,
+  changes: Partial<typeof recurringPlans.$inferInsert>,
+): Promise<boolean> {
+  const updated = await db
+    .update(recurringPlans)
+    .set({ ...changes, lockedUntil: null, updatedAt: sql`now()` })
+    .where(and(eq(recurringPlans.id, planId), eq(recurringPlans.period, period), inArray(recurringPlans.status, ['active', 'past_due'])))
+    .returning({ id: recurringPlans.id });
+  return updated.length === 1;
+}
