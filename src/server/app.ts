@@ -10,6 +10,7 @@ import { registerCsrfProtection } from './csrf';
 import type { Database } from './db/client';
 import { donationRoutes } from './donations/routes';
 import { apiError, handleError, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
+import { registerHealthRoutes } from './health/health-routes';
 import { fingerprintSecret } from './idempotency/idempotency-key';
 import { createLogger } from './logger';
 import { systemClock, type Clock } from './mail/clock';
@@ -99,6 +100,8 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
   await registerMail(app, { db, settings: config.mail, compose: receipts.compose, clock: clock ?? systemClock, transport: mailTransport });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock });
+  // Liveness and readiness for a load balancer (issue #14).
+  await registerHealthRoutes(app, { db });
   await registerSite(app, config);
   await app.ready();
   return app;
