@@ -129,7 +129,8 @@ export async function chargeSavedCardOffSession(stripe: Stripe, request: SavedPa
 
 /**
  * Creates the Stripe gateway. Its `isTestMode` follows the key (`sk_test_` / `rk_test_`). Intents are created
- * with `automatic_payment_methods` (what the Payment Element offers is set in Stripe's Dashboard) and the
+ * with `automatic_payment_methods` without redirects (cards and wallets; what the Payment Element offers is set in
+ * Stripe's Dashboard) and the
  * request's metadata; `retrievePaymentIntent` answers undefined for an unknown id; `retrieveCharge` and
  * `charge` and `confirmPaymentIntent` reject (card data never reaches this server; intents are looked up by id).
  * Every other Stripe error rejects as the SDK raised it (the outcome is then unknown to the caller).
@@ -156,7 +157,8 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
           currency: request.currency.toLowerCase(),
           description: request.description,
           metadata: request.metadata,
-          automatic_payment_methods: { enabled: true },
+          // NOTE: no method that leaves the page (the form confirms with `redirect: 'if_required'` and never handles a return).
+          automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
         },
         { idempotencyKey: request.idempotencyKey },
       );

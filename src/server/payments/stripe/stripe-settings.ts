@@ -4,8 +4,11 @@
  * STRIPE_WEBHOOK_SECRET, and a mistake stops the server with a message that names the variable.
  */
 
-/** Where the page loads Stripe.js from by default (Stripe: "always load Stripe.js directly from https://js.stripe.com"). */
-export const DEFAULT_STRIPE_JS_URL = 'https://js.stripe.com/clover/stripe.js';
+/**
+ * Where the page loads Stripe.js from by default (Stripe: "always load Stripe.js directly from https://js.stripe.com"):
+ * the release train `@stripe/stripe-js` is built for (its RELEASE_TRAIN, `endive`), matching the API version of `stripe`.
+ */
+export const DEFAULT_STRIPE_JS_URL = 'https://js.stripe.com/endive/stripe.js';
 
 /** The Stripe gateway's settings. */
 export interface StripeSettings {
