@@ -9,6 +9,9 @@ import { DonorEmailSchema } from './field-rules';
 /** Path of the page where a donor asks for their receipt links again (the e-mails' footer links to it). */
 export const RECEIPTS_PAGE_PATH = '/donate/receipts';
 
+/** The link text of a receipt's PDF, the same in the receipt e-mail and on the thank-you page (issue #12). */
+export const DOWNLOAD_RECEIPT_LABEL = 'Download your receipt (PDF)';
+
 /** API path of the resend request. */
 export const RESEND_RECEIPTS_PATH = '/api/receipts/resend';
 
@@ -22,7 +25,7 @@ export type ResendReceiptsRequest = z.infer<typeof ResendReceiptsRequestSchema>;
  * neither the answer nor the page tells anyone whether that address gave (issue #12).
  */
 export const RESEND_RECEIPTS_CONFIRMATION =
-  'If we have donations from this address, we will e-mail it a link to each receipt within a few minutes. If nothing arrives, check your spam folder, or the address you gave with your donation.';
+  'If we have donations from this address, we will email it a link to each receipt within a few minutes. If nothing arrives, check your spam folder, or the address you gave with your donation.';
 
 /** The 202 answer of `POST /api/receipts/resend`: always `{success: true, message}`, the same body for any address. */
 export const ResendReceiptsAcceptedSchema = z.object({

@@ -12,10 +12,11 @@ const DonationFormPage = lazy(() => loadDonationFormPage().then((module) => ({ d
 const ThankYouPage = lazy(() =>
   import('./donate/thank-you/thank-you-page').then((module) => ({ default: module.ThankYouPage })),
 );
+const ReceiptsPage = lazy(() => import('./donate/receipts/receipts-page').then((module) => ({ default: module.ReceiptsPage })));
 
 /**
  * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
- * /donate, /donate/form and /donate/thank-you show their screens. A screen that fails to load
+ * /donate, /donate/form, /donate/thank-you and /donate/receipts (issue #12) show their screens. A screen that fails to load
  * shows a reload prompt instead of a blank page.
  * {@link HydrationEnd} sits last inside the Suspense boundary, so it ends the hydration of the pre-rendered
  * screen after that screen has mounted.
@@ -30,6 +31,7 @@ export function AppRoutes() {
           <Route path={PATHS.donate} element={<SelectionPage />} />
           <Route path={PATHS.donationForm} element={<DonationFormPage />} />
           <Route path={PATHS.thankYou} element={<ThankYouPage />} />
+          <Route path={PATHS.receipts} element={<ReceiptsPage />} />
           <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
         </Routes>
         {/* NOTE: inside the boundary: React hydrates a Suspense boundary's content after the rest (decision 0021). */}

@@ -11,6 +11,8 @@ export const PATHS = {
   donationForm: '/donate/form',
   /** Thank-you page after a successful donation. */
   thankYou: '/donate/thank-you',
+  /** Where a donor asks for their receipts again (issue #12); the e-mails link to it (shared RECEIPTS_PAGE_PATH). */
+  receipts: '/donate/receipts',
 } as const;
 
 /** One of the site's route paths. */

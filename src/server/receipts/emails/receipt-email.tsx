@@ -1,4 +1,5 @@
 import { Button, Column, Heading, Link, Row, Section, Text } from '@react-email/components';
+import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import type { OrganizationProfile } from '../../config';
 import { formatAmountCents, formatReceiptDate, receiptLines } from '../receipt-view';
 import type { ReceiptDetails } from '../repository';
@@ -11,8 +12,8 @@ export interface EmailContext {
   receiptsPageUrl: string;
 }
 
-/** The link text of a receipt's PDF, the same in the e-mail and on the thank-you page (issue #12). */
-export const DOWNLOAD_RECEIPT_LABEL = 'Download your receipt (PDF)';
+/** The link text of a receipt's PDF, the same in the e-mail and on the thank-you page (issue #12; shared). */
+export { DOWNLOAD_RECEIPT_LABEL };
 
 /**
  * A donation's receipt (issue #12, "Contents"): the receipt's lines (receiptLines), the tax wording, and the link to

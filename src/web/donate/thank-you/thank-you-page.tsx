@@ -1,16 +1,19 @@
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import LightbulbIcon from '@mui/icons-material/Lightbulb';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import PictureAsPdfIcon from '@mui/icons-material/PictureAsPdf';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Container from '@mui/material/Container';
 import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
 import { conservationFact, thankYouImpactMessage } from '../../../shared/impact';
+import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import { NEW_TAB_HINT_ID, NewTabHint } from '../../components/new-tab-hint';
 import { ScreenHeading } from '../../components/screen-heading';
 import { StatList } from '../../components/stat-list';
@@ -30,7 +33,8 @@ const SCREEN_TITLE = 'Thank You!';
  * badge for test payments, the impact message and conservation fact for the amount (spec section 9),
  * 'What Happens Next', the static stats, share buttons, 'Make Another Donation' (clears all donation
  * state, back to /donate) and 'Learn More About Our Work' (ORGANIZATION_URL in a new tab). Without a
- * result the donor is sent to /donate (spec section 4, guards).
+ * result the donor is sent to /donate (spec section 4, guards). Under the details: 'Download your receipt (PDF)'
+ * when the result carries its receipt link (a new tab), and how to get receipts again on /donate/receipts (issue #12).
  */
 export function ThankYouPage() {
   const { result, clearAll } = useDonationStore();
@@ -62,6 +66,28 @@ export function ThankYouPage() {
           </Stack>
 
           <DonationReceipt result={result} />
+
+          <Stack spacing={1.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
+            {result.receiptUrl && (
+              <Button
+                variant="outlined"
+                href={result.receiptUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                aria-describedby={NEW_TAB_HINT_ID}
+                startIcon={<PictureAsPdfIcon />}
+              >
+                {DOWNLOAD_RECEIPT_LABEL}
+              </Button>
+            )}
+            <Typography color="text.secondary">
+              Lost your receipt?{' '}
+              <Link component={RouterLink} to={PATHS.receipts}>
+                Get your receipts again
+              </Link>{' '}
+              with the email address you gave.
+            </Typography>
+          </Stack>
 
           <Stack spacing={2}>
             <Typography sx={{ fontSize: '1.125rem', fontWeight: 500 }}>{thankYouImpactMessage(result.amount)}</Typography>
