@@ -15,11 +15,14 @@ import { fingerprintSecret } from './idempotency/idempotency-key';
 import { createLogger } from './logger';
 import { systemClock, type Clock } from './mail/clock';
 import { registerMail } from './mail/plugin';
+import type { ComposeMail } from './mail/relay';
 import type { MailTransport } from './mail/transport';
 import type { PaymentGateway } from './payments/gateway';
 import { createStripeClient } from './payments/stripe/stripe-gateway';
 import { registerStripeWebhook } from './payments/stripe/webhook-route';
 import { registerReceipts } from './receipts/plugin';
+import { isRecurringMailKind } from './recurring/compose';
+import { registerRecurring } from './recurring/plugin';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSite } from './site';
 
@@ -90,14 +93,18 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
     fingerprintSecret: fingerprintSecret(config.cookieSecret),
     cardTesting,
     minAmountCents: config.minAmountCents,
+    clock: clock ?? systemClock,
   });
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
     await registerStripeWebhook(app, { db, gateway, stripe, webhookSecret: config.stripe.webhookSecret });
   }
-  // The transactional outbox's relay: receipts and other mail (issue #12); started once the server listens.
-  await registerMail(app, { db, settings: config.mail, compose: receipts.compose, clock: clock ?? systemClock, transport: mailTransport });
+  // Recurring gifts (issue #13): the billing runner (started once the server listens) and its admin route.
+  const recurring = await registerRecurring(app, { db, gateway, config, clock: clock ?? systemClock });
+  // The transactional outbox's relay: receipts and other mail (issue #12), plans' mail (issue #13); started once the server listens.
+  const compose: ComposeMail = (row) => (isRecurringMailKind(row.kind) ? recurring.compose(row) : receipts.compose(row));
+  await registerMail(app, { db, settings: config.mail, compose, clock: clock ?? systemClock, transport: mailTransport });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock });
   // Liveness and readiness for a load balancer (issue #14).

@@ -40,6 +40,10 @@ export const DEFAULT_GATEWAY_TIMEOUT_MS = 20_000;
 export const DEFAULT_PENDING_TIMEOUT_MS = 120_000;
 /** How often the reconciler runs (RECONCILE_INTERVAL_MS default), in ms. */
 export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
+/** How often the billing runner looks for renewals due (BILLING_INTERVAL_MS default), in ms (issue #13). */
+export const DEFAULT_BILLING_INTERVAL_MS = 60_000;
+/** DUNNING_RETRY_DAYS default: a declined renewal is retried 1, 3 and 7 days after its first decline (issue #13). */
+export const DEFAULT_DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 7];
 /** Upper bound of every duration setting: 24 hours, in ms (setTimeout takes at most 2^31-1 ms). */
 const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
 
@@ -91,6 +95,15 @@ const minDonationVar = z
       .min(MIN_AMOUNT_DOLLARS, `must be at least ${MIN_AMOUNT_DOLLARS} (the spec's minimum)`)
       .max(MAX_MIN_DONATION_DOLLARS, `must be at most ${MAX_MIN_DONATION_DOLLARS} (the smallest preset amount)`),
   );
+
+/** DUNNING_RETRY_DAYS: increasing whole days from 1 to 60, comma-separated (`1,3,7`), at most 10 of them. */
+const retryDaysVar = z
+  .string()
+  .regex(/^\d{1,2}(,\d{1,2}){0,9}$/, 'must be whole days separated by commas, like 1,3,7')
+  .transform((value) => value.split(',').map(Number))
+  .refine((days) => days.every((day, index) => day >= 1 && day <= 60 && (index === 0 || day > (days[index - 1] ?? 0))), {
+    message: 'must be increasing whole days from 1 to 60, like 1,3,7',
+  });
 
 /** MAIL_FROM: `receipts@example.org` or `Reef Donations <receipts@example.org>`. */
 const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
@@ -166,6 +179,9 @@ const EnvSchema = z.object({
   ORG_ADDRESS: optionalVar(z.string().max(500, 'must be at most 500 characters')),
   ORG_TAX_ID: optionalVar(z.string().max(100, 'must be at most 100 characters')),
   RECEIPT_TAX_STATEMENT: optionalVar(z.string().max(1000, 'must be at most 1,000 characters')),
+  // Recurring gifts (issue #13).
+  BILLING_INTERVAL_MS: optionalVar(durationMsVar),
+  DUNNING_RETRY_DAYS: optionalVar(retryDaysVar),
   ADMIN_TOKEN: optionalVar(
     z.string().min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters`),
   ),
@@ -222,8 +238,18 @@ export interface ServerConfig {
   mail: MailSettings;
   /** The organisation named on receipts (ORG_LEGAL_NAME, ORG_ADDRESS, ORG_TAX_ID, RECEIPT_TAX_STATEMENT; issue #12). */
   organization: OrganizationProfile;
+  /** The billing runner of recurring gifts (BILLING_INTERVAL_MS, DUNNING_RETRY_DAYS; issue #13). */
+  billing: BillingSettings;
   /** Bearer token of /api/admin/* (ADMIN_TOKEN, 32+ characters); unset turns every admin route into a 404 (DESIGN.md). */
   adminToken: string | undefined;
+}
+
+/** When renewals are charged and retried (issue #13). */
+export interface BillingSettings {
+  /** How often the billing runner looks for renewals due, in ms (BILLING_INTERVAL_MS, default 60,000). */
+  intervalMs: number;
+  /** Days after a renewal's first decline when it is retried, increasing (DUNNING_RETRY_DAYS, default 1, 3, 7); the plan pauses after the last. */
+  retryDays: readonly number[];
 }
 
 /** Where and how e-mail leaves the server (issue #12). */
@@ -334,6 +360,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       address: vars.ORG_ADDRESS,
       taxId: vars.ORG_TAX_ID,
       taxStatement: vars.RECEIPT_TAX_STATEMENT ?? DEFAULT_RECEIPT_TAX_STATEMENT,
+    },
+    billing: {
+      intervalMs: vars.BILLING_INTERVAL_MS ?? DEFAULT_BILLING_INTERVAL_MS,
+      retryDays: vars.DUNNING_RETRY_DAYS ?? DEFAULT_DUNNING_RETRY_DAYS,
     },
     adminToken: vars.ADMIN_TOKEN,
   };

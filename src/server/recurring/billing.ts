@@ -1,0 +1,147 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { CAUSE_DETAILS } from '../../shared/causes';
+import type { Database } from '../db/client';
+import type { RecurringPlanRow } from '../db/schema';
+import { declinedAnswer, succeededAnswer } from '../donations/answers';
+import { markDonationFailed, markDonationSucceeded } from '../donations/repository';
+import { enqueueMail } from '../mail/outbox';
+import type { PaymentGateway, SavedPaymentMethodChargeResult } from '../payments/gateway';
+import { nextDunningStep } from './dunning';
+import { claimDuePlans, findOrCreateRenewalDonation, planDonorEmail, scheduleOf, settlePlanPeriod } from './plans';
+
+/**
+ * The billing run (issue #13): claims the plans due, charges each one's saved card off-session, and records the
+ * renewal as a donation of the ledger (with its receipt) and the plan's next period, or the decline and the dunning
+ * step, in one transaction per plan. A (plan, period, attempt) has one gateway idempotency key and one donation row,
+ * and a period at most one donation that is not failed (a unique index), so two runs, a crash or a retry can never
+ * charge a period twice.
+ */
+
+/** What a billing run needs: the database, the gateway, a logger, and DUNNING_RETRY_DAYS. */
+export interface BillingDeps {
+  db: Database;
+  gateway: PaymentGateway;
+  log: FastifyBaseLogger;
+  /** Days after a period's first decline when it is retried (DUNNING_RETRY_DAYS, default 1, 3, 7). */
+  retryDays: readonly number[];
+}
+
+/** What one run did: renewals charged, tries declined (or waiting for the donor to authenticate), plans left for later. */
+export interface BillingReport {
+  charged: number;
+  failed: number;
+  /** Claimed but not charged now: the gateway could not be asked (the lease expires, the next run tries again), or another try of the period is under way. */
+  skipped: number;
+}
+
+/** Plans claimed per query. */
+const BATCH_SIZE = 20;
+/** How long a claim lasts, in ms: far longer than a charge can take (GATEWAY_TIMEOUT_MS, 20 s by default). */
+export const BILLING_LEASE_MS = 5 * 60 * 1000;
+
+/** The gateway idempotency key of try `attempt` of `period` of a plan: the same for every run that makes that try (issue #13). */
+export function renewalIdempotencyKey(planId: string, period: number, attempt: number): string {
+  return `renewal-${planId}-period-${period}-attempt-${attempt}`;
+}
+
+/** Records a renewal the gateway charged: the donation succeeded (its receipt issued) and the plan on its next period, in one transaction. */
+async function recordCharged(db: Database, plan: RecurringPlanRow, donationId: string, result: Extract<SavedPaymentMethodChargeResult, { status: 'succeeded' }>) {
+  const donor = { amountCents: plan.amountCents, donorName: '', transactionId: result.transactionId, isTestPayment: result.isTestPayment };
+  await db.transaction(async (tx) => {
+    await markDonationSucceeded(tx, donationId, result, succeededAnswer(donor));
+    await settlePlanPeriod(tx, plan.id, plan.period, {
+      status: 'active',
+      ...scheduleOf(plan, plan.period + 1),
+      retryCount: 0,
+      pastDueSince: null,
+      cardBrand: result.cardBrand,
+      cardLast4: result.last4,
+    });
+  });
+}
+
+/**
+ * Records a declined try: the donation failed, and the plan past due until its next retry or paused after the last
+ * one, with the donor's e-mail at the period's first decline and at the pause (and when the bank asks the donor to
+ * authenticate), in one transaction.
+ */
+async function recordDeclined(
+  deps: BillingDeps,
+  plan: RecurringPlanRow,
+  donationId: string,
+  result: Exclude<SavedPaymentMethodChargeResult, { status: 'succeeded' }>,
+  now: Date,
+): Promise<'past_due' | 'paused'> {
+  const step = nextDunningStep({ retriesMade: plan.retryCount, pastDueSince: plan.pastDueSince ?? undefined, now }, deps.retryDays);
+  return deps.db.transaction(async (tx) => {
+    await markDonationFailed(tx, donationId, { declineCode: result.declineCode }, declinedAnswer(result.message));
+    const mail = (kind: 'renewal_failed' | 'plan_paused' | 'renewal_needs_authentication') =>
+      planDonorEmail(tx, plan).then((recipient) =>
+        enqueueMail(tx, { kind, dedupeKey: `${kind}:${plan.id}:${plan.period}`, recipient, recurringPlanId: plan.id }),
+      );
+    if (result.status === 'requires_authentication') await mail('renewal_needs_authentication');
+    if (step.action === 'pause') {
+      if (await settlePlanPeriod(tx, plan.id, plan.period, { status: 'paused', retryCount: 0, pastDueSince: null, pausedUntil: null })) await mail('plan_paused');
+      return 'paused';
+    }
+    const settled = await settlePlanPeriod(tx, plan.id, plan.period, {
+      status: 'past_due',
+      retryCount: step.retryCount,
+      pastDueSince: plan.pastDueSince ?? now,
+      nextAttemptAt: step.retryAt,
+    });
+    if (settled && step.firstFailure) await mail('renewal_failed');
+    return 'past_due';
+  });
+}
+
+/** Charges one claimed plan (try `retryCount + 1` of its period) and records the outcome. */
+async function billPlan(deps: BillingDeps, plan: RecurringPlanRow, now: Date): Promise<keyof BillingReport> {
+  const { db, gateway, log } = deps;
+  const attempt = plan.retryCount + 1;
+  const about = { planId: plan.id, period: plan.period, attempt, amountCents: plan.amountCents, currency: plan.currency, gateway: plan.gateway };
+  const donation = await findOrCreateRenewalDonation(db, plan, attempt);
+  if (!donation || donation.status !== 'pending') {
+    log.warn({ renewal: { ...about, donationId: donation?.id, status: donation?.status } }, 'Renewal not charged: another try of the period holds it');
+    return 'skipped';
+  }
+  let result: SavedPaymentMethodChargeResult;
+  try {
+    result = await gateway.chargeSavedPaymentMethod({
+      paymentMethod: { paymentMethodId: plan.paymentMethodId, customerId: plan.customerId ?? undefined },
+      amountCents: plan.amountCents,
+      currency: plan.currency,
+      idempotencyKey: renewalIdempotencyKey(plan.id, plan.period, attempt),
+      description: `Donation (${plan.frequency} renewal): ${CAUSE_DETAILS[plan.cause].displayName}`,
+    });
+  } catch (error) {
+    log.error({ err: error, renewal: { ...about, donationId: donation.id } }, 'Renewal charge failed; outcome unknown, tried again when the lease expires');
+    return 'skipped';
+  }
+  if (result.status === 'succeeded') {
+    await recordCharged(db, plan, donation.id, result);
+    log.info({ renewal: { ...about, donationId: donation.id, status: 'succeeded', transactionId: result.transactionId } }, 'Renewal charged');
+    return 'charged';
+  }
+  const planStatus = await recordDeclined(deps, plan, donation.id, result, now);
+  log.info({ renewal: { ...about, donationId: donation.id, status: result.status, declineCode: result.declineCode, planStatus } }, 'Renewal declined');
+  return 'failed';
+}
+
+/**
+ * One billing run at `now` (the injected clock's, or an operator's `asOf`): claims the plans due in batches and
+ * bills each once per run (a plan behind by several periods catches up one period per run). Resolves with what it
+ * did; rejects when the database fails (the next run starts over; leases expire).
+ */
+export async function runBilling(deps: BillingDeps, now: Date): Promise<BillingReport> {
+  const report: BillingReport = { charged: 0, failed: 0, skipped: 0 };
+  const seen: string[] = [];
+  for (;;) {
+    const batch = await claimDuePlans(deps.db, { now, leaseMs: BILLING_LEASE_MS, limit: BATCH_SIZE, exclude: seen });
+    for (const plan of batch) {
+      seen.push(plan.id);
+      report[await billPlan(deps, plan, now)] += 1;
+    }
+    if (batch.length < BATCH_SIZE) return report;
+  }
+}

@@ -1,0 +1,37 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../mail/clock';
+import { runBilling, type BillingDeps, type BillingReport } from './billing';
+
+/** A running billing runner: `stop` ends the loop after the current run. */
+export interface RunningBilling {
+  /** Stops the loop and resolves once the current run is over. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the billing runner (issue #13): a run now, then one `intervalMs` (BILLING_INTERVAL_MS) after each run ends,
+ * never two at once in this process, each at the clock's now (DESIGN.md, "Time"). A failed run is logged and the
+ * next one happens on schedule. Several processes share the work through the claims' row locks (claimDuePlans).
+ */
+export function startBillingRunner(deps: BillingDeps & { clock: Clock; log: FastifyBaseLogger }, intervalMs: number): RunningBilling {
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let current: Promise<void> = Promise.resolve();
+  const run = async () => {
+    try {
+      const report: BillingReport = await runBilling(deps, deps.clock.now());
+      if (report.charged + report.failed + report.skipped > 0) deps.log.info({ billing: report }, 'Billing run finished');
+    } catch (error) {
+      deps.log.error({ err: error }, 'Billing run failed; retrying at the next interval');
+    }
+    if (!stopped) timer = setTimeout(() => void (current = current.then(run)), intervalMs);
+  };
+  current = run();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}

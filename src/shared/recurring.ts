@@ -1,0 +1,21 @@
+/**
+ * Recurring gifts as the page and the server both name them (issue #13): the donor's manage page, reached from a
+ * signed link in every receipt and e-mail of a plan, and the API behind it. No zod here: plain constants.
+ */
+
+/** The page where a donor asks for their manage links by e-mail; `/donate/manage/<token>` manages one plan. */
+export const MANAGE_PAGE_PATH = '/donate/manage';
+
+/** The manage page of one plan, `:token` being its signed capability token. */
+export const MANAGE_PLAN_PAGE_PATH = `${MANAGE_PAGE_PATH}/:token`;
+
+/** The API of a plan's manage page: GET reads the plan (changes nothing), POST changes it (CSRF-checked). */
+export const MANAGE_PLAN_API_PATH = '/api/recurring/manage/:token';
+
+/** The API where a donor asks for their manage links (POST `{email}`, 202 whatever the address). */
+export const MANAGE_LINKS_API_PATH = '/api/recurring/manage-links';
+
+/** The page path of a plan's manage token. */
+export function managePlanPagePath(token: string): string {
+  return MANAGE_PLAN_PAGE_PATH.replace(':token', token);
+}
