@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle
 import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
 import type { SavedPaymentMethod } from '../payments/gateway';
-import { chargeDate, isRecurringFrequency, startOfDay, type IsoDate } from './calendar';
+import { chargeDate, firstPeriodOnOrAfter, isRecurringFrequency, startOfDay, type IsoDate } from './calendar';
 
 /**
  * Reads and writes recurring plans (issue #13). Money is integer cents. The donor of a plan is the donor of its
@@ -13,6 +13,14 @@ import { chargeDate, isRecurringFrequency, startOfDay, type IsoDate } from './ca
 export function scheduleOf(plan: Pick<RecurringPlanRow, 'anchorDate' | 'frequency'>, period: number) {
   const nextChargeOn = chargeDate(plan.anchorDate, plan.frequency, period);
   return { period, nextChargeOn, nextAttemptAt: startOfDay(nextChargeOn) };
+}
+
+/**
+ * The schedule of a plan that resumes on `today` (UTC): the first period on or after today, never one before its
+ * current period (a period charged today is not charged again), due at its date's start.
+ */
+export function resumeScheduleOf(plan: Pick<RecurringPlanRow, 'anchorDate' | 'frequency' | 'period'>, today: IsoDate) {
+  return scheduleOf(plan, Math.max(plan.period, firstPeriodOnOrAfter(plan.anchorDate, plan.frequency, today)));
 }
 
 /** The saved card fields of a plan row. */

@@ -13,6 +13,7 @@ import type { PaymentGateway } from '../payments/gateway';
 import { runBilling, type BillingDeps, type BillingReport } from './billing';
 import { createPlanComposer } from './compose';
 import { createManageLinkSigner } from './manage-link';
+import { manageRoutes } from './manage-routes';
 import { startBillingRunner, type RunningBilling } from './runner';
 
 /** API path of an operator's billing run (DESIGN.md, "Operator actions"). */
@@ -79,7 +80,7 @@ const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: AppBilling; gateway: 
 /**
  * Registers recurring gifts (issue #13): `app.billing`, the billing runner on `clock` every BILLING_INTERVAL_MS
  * (started when the server listens, so `app.inject()` tests run billing only when they ask, and stopped when the app
- * closes), and POST /api/admin/billing/run. Returns the composer of plan e-mails (for the mail relay) and the
+ * closes), POST /api/admin/billing/run, and the donor's manage API (manage-routes.ts). Returns the composer of plan e-mails (for the mail relay) and the
  * manage-link signer.
  */
 export async function registerRecurring(app: FastifyInstance, { db, gateway, config, clock }: RecurringOptions): Promise<{ compose: ComposeMail; links: CapabilitySigner }> {
@@ -95,5 +96,6 @@ export async function registerRecurring(app: FastifyInstance, { db, gateway, con
     await running?.stop();
   });
   await app.register(billingAdminRoutes, { billing, gateway, adminToken: config.adminToken });
+  await app.register(manageRoutes, { db, gateway, links, clock, minAmountCents: config.minAmountCents });
   return { compose: createPlanComposer({ db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock }), links };
 }

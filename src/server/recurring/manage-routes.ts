@@ -1,0 +1,151 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiErrorSchema } from '../../shared/api';
+import { MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
+import {
+  MANAGE_LINKS_CONFIRMATION,
+  ManageLinksAcceptedSchema,
+  ManageLinksRequestSchema,
+  ManagedPlanAnswerSchema,
+  PLAN_CHANGE_NOT_ALLOWED_MESSAGE,
+  PlanChangeSchema,
+} from '../../shared/recurring-api';
+import type { CapabilitySigner } from '../capability-link';
+import type { Database } from '../db/client';
+import { donations, recurringPlans } from '../db/schema';
+import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../errors';
+import type { Clock } from '../mail/clock';
+import { enqueueMail } from '../mail/outbox';
+import type { PaymentGateway } from '../payments/gateway';
+import { applyPlanChange, managedPlanView } from './manage';
+import { findPlan } from './plans';
+
+/** What the manage routes need. */
+export interface ManageRoutesOptions {
+  db: Database;
+  gateway: PaymentGateway;
+  links: CapabilitySigner;
+  clock: Clock;
+  /** Smallest gift, in cents (MIN_DONATION_AMOUNT). */
+  minAmountCents: number;
+}
+
+/** The window of the manage-links dedupe, in ms: one message per address per clock hour (UTC), as receipt resends. */
+const MANAGE_LINKS_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * Enqueues one `manage_links` message for `email` when that address (case-insensitive) has a plan not cancelled, at
+ * most one per address per clock hour. Resolves with whether one was queued now; the caller answers the same either way.
+ */
+export async function requestManageLinks(db: Database, email: string, now: Date): Promise<boolean> {
+  const address = email.toLowerCase();
+  const [plan] = await db
+    .select({ recipient: donations.donorEmail })
+    .from(recurringPlans)
+    .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
+    .where(and(eq(sql`lower(${donations.donorEmail})`, address), ne(recurringPlans.status, 'cancelled')))
+    .limit(1);
+  if (!plan) return false;
+  const dedupeKey = `manage_links:${address}:${Math.floor(now.getTime() / MANAGE_LINKS_WINDOW_MS)}`;
+  return (await enqueueMail(db, { kind: 'manage_links', dedupeKey, recipient: plan.recipient })) !== undefined;
+}
+
+const TokenParamsSchema = z.object({ token: z.string().max(400) });
+
+/**
+ * The donor's manage API (issue #13, "The donor's link"). Every route declares a schema for each status it answers
+ * (DESIGN.md example 9); the POSTs pass the app's CSRF check like every write of the site's pages.
+ */
+export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (app, { db, gateway, links, clock, minAmountCents }) => {
+  /** The plan a token names, or undefined for a malformed, forged or expired token or an unknown plan. */
+  const planOf = async (token: string) => {
+    const planId = links.verify(token, clock.now());
+    return planId === undefined ? undefined : findPlan(db, planId);
+  };
+
+  /**
+   * GET /api/recurring/manage/:token: the plan the manage link names, as the page shows it (ManagedPlanSchema: amount
+   * in dollars, frequency, cause, status, next charge date, card brand and last 4, charges). Changes nothing (mail
+   * scanners follow links). 404 (one answer) for a bad token or an unknown plan.
+   */
+  app.get(
+    MANAGE_PLAN_API_PATH,
+    { schema: { params: TokenParamsSchema, response: { 200: ManagedPlanAnswerSchema, 404: ApiErrorSchema, 500: ApiErrorSchema } } },
+    async (request, reply) => {
+      const plan = await planOf(request.params.token);
+      if (!plan) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      return reply.code(200).send({ success: true, data: await managedPlanView(db, plan) });
+    },
+  );
+
+  /**
+   * POST /api/recurring/manage/:token `PlanChangeSchema`: changes the plan (amount from the next charge, cause, pause
+   * until a date or until resumed, resume, a new card, cancel), confirmed by e-mail (see applyPlanChange). Answers
+   * 200 with the plan as changed; 400 bad input (fieldErrors), or card data in Stripe mode (its card is updated through
+   * Stripe); 402 a card the gateway refused (its message); 403 CSRF; 404 a bad token; 409 a change the plan's status
+   * does not allow (resume an active plan; anything once cancelled); 413/415; 429 the per-IP limits; 500.
+   */
+  app.post(
+    MANAGE_PLAN_API_PATH,
+    {
+      schema: {
+        params: TokenParamsSchema,
+        body: PlanChangeSchema,
+        response: {
+          200: ManagedPlanAnswerSchema,
+          400: ApiErrorSchema,
+          402: ApiErrorSchema,
+          403: ApiErrorSchema,
+          404: ApiErrorSchema,
+          409: ApiErrorSchema,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+          500: ApiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const plan = await planOf(request.params.token);
+      if (!plan) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      const change = request.body;
+      if (change.action === 'update_card' && !gateway.acceptsCardData) {
+        return reply.code(400).send(apiError(CARD_DATA_REFUSED_MESSAGE, { creditCard: CARD_DATA_REFUSED_MESSAGE }));
+      }
+      const outcome = await applyPlanChange({ db, gateway, minAmountCents }, plan.id, change, clock.now());
+      request.log.info({ plan: { planId: plan.id, action: change.action, outcome: outcome.status } }, 'Recurring plan change');
+      switch (outcome.status) {
+        case 'changed':
+          return reply.code(200).send({ success: true, data: await managedPlanView(db, outcome.plan) });
+        case 'not_allowed':
+          return reply.code(409).send(apiError(PLAN_CHANGE_NOT_ALLOWED_MESSAGE));
+        case 'invalid':
+          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { [outcome.field]: outcome.message }));
+        case 'card_declined':
+          return reply.code(402).send(apiError(outcome.message));
+      }
+    },
+  );
+
+  /**
+   * POST /api/recurring/manage-links `{email}`: e-mails the address a link to manage each of its plans (at most one
+   * message per address per hour), when it has plans. Answers 202 `{success: true, message: MANAGE_LINKS_CONFIRMATION}`
+   * whatever the address (no one learns who gives); 400 a malformed address; 403 CSRF; 413/415; 429; 500. Logs whether
+   * a message was queued, never the address.
+   */
+  app.post(
+    MANAGE_LINKS_API_PATH,
+    {
+      schema: {
+        body: ManageLinksRequestSchema,
+        response: { 202: ManageLinksAcceptedSchema, 400: ApiErrorSchema, 403: ApiErrorSchema, 413: ApiErrorSchema, 415: ApiErrorSchema, 429: ApiErrorSchema, 500: ApiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const queued = await requestManageLinks(db, request.body.email, clock.now());
+      request.log.info({ event: 'recurring.manage_links', queued }, 'Manage links asked for');
+      return reply.code(202).send({ success: true, message: MANAGE_LINKS_CONFIRMATION });
+    },
+  );
+};

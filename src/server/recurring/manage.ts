@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { amountError } from '../../shared/amounts';
+import { centsToDollars, dollarsToCents } from '../../shared/money';
+import { PAUSE_DATE_IN_PAST_MESSAGE, type ManagedPlan, type PlanChange } from '../../shared/recurring-api';
+import type { Database } from '../db/client';
+import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanStatus } from '../db/schema';
+import { enqueueMail } from '../mail/outbox';
+import type { PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
+import { chargeDate, toIsoDate } from './calendar';
+import { cardColumnsOf, planDonorEmail, resumeScheduleOf } from './plans';
+
+/**
+ * The donor's changes of a plan (issue #13, "The donor's link"), each in one transaction with its confirmation
+ * e-mail (`plan_changed`), each allowed only from the statuses listed below (and the database's trigger): they take
+ * effect from the next charge. Money is integer cents here; the API's dollars are converted at the edge.
+ */
+
+/** Statuses a change may start from. NOTE: nothing changes a cancelled plan (it is never charged again). */
+const ALLOWED_FROM: Record<PlanChange['action'], readonly RecurringPlanStatus[]> = {
+  change_amount: ['active', 'past_due', 'paused'],
+  change_cause: ['active', 'past_due', 'paused'],
+  update_card: ['active', 'past_due', 'paused'],
+  pause: ['active', 'past_due', 'paused'],
+  resume: ['paused'],
+  cancel: ['active', 'past_due', 'paused'],
+};
+
+/** What became of a change: done (the plan as changed), not allowed now, refused input, or a card the gateway refused. */
+export type PlanChangeOutcome =
+  | { status: 'changed'; plan: RecurringPlanRow }
+  | { status: 'not_allowed' }
+  | { status: 'invalid'; field: string; message: string }
+  | { status: 'card_declined'; message: string };
+
+/** What a change needs: the database, the gateway (a new card), the smallest amount (MIN_DONATION_AMOUNT, cents). */
+export interface PlanChangeDeps {
+  db: Database;
+  gateway: PaymentGateway;
+  minAmountCents: number;
+}
+
+/** The columns a change writes, given the plan as it stands and the UTC date of `now`. */
+function changesOf(change: PlanChange, plan: RecurringPlanRow, today: string, saved: SavedPaymentMethod | undefined) {
+  switch (change.action) {
+    case 'change_amount':
+      return { amountCents: dollarsToCents(change.amount) };
+    case 'change_cause':
+      return { cause: change.cause };
+    case 'update_card':
+      return saved ? cardColumnsOf(saved) : {};
+    case 'pause':
+      return { status: 'paused' as const, pastDueSince: null, retryCount: 0, pausedUntil: change.until ?? null };
+    case 'resume':
+      return { status: 'active' as const, pausedUntil: null, retryCount: 0, ...resumeScheduleOf(plan, today) };
+    case 'cancel':
+      return { status: 'cancelled' as const, pastDueSince: null, pausedUntil: null };
+  }
+}
+
+/** Refused input of a change, checked before anything is written: the amount's rules, a pause date after today. */
+function inputError(change: PlanChange, minAmountCents: number, today: string): { field: string; message: string } | undefined {
+  if (change.action === 'change_amount') {
+    const message = amountError(change.amount, centsToDollars(minAmountCents));
+    if (message) return { field: 'amount', message };
+  }
+  if (change.action === 'pause' && change.until !== undefined && change.until <= today) return { field: 'until', message: PAUSE_DATE_IN_PAST_MESSAGE };
+  return undefined;
+}
+
+/**
+ * Applies `change` to plan `planId` at `now`: checks the input, saves a new card with the gateway first (test mode:
+ * a vaulted token; a refused card changes nothing), then, in ONE transaction, locks the plan, checks that its status
+ * allows the change, writes it and enqueues the `plan_changed` e-mail. A past-due plan keeps its retry date: a new
+ * card is charged at the next retry. Rejects when the database or the gateway fails.
+ */
+export async function applyPlanChange(deps: PlanChangeDeps, planId: string, change: PlanChange, now: Date): Promise<PlanChangeOutcome> {
+  const today = toIsoDate(now);
+  const refused = inputError(change, deps.minAmountCents, today);
+  if (refused) return { status: 'invalid', ...refused };
+  let saved: SavedPaymentMethod | undefined;
+  if (change.action === 'update_card') {
+    const { creditCard } = change;
+    const result = await deps.gateway.savePaymentMethod({
+      number: creditCard.number,
+      expiryMonth: Number(creditCard.expiryMonth),
+      expiryYear: Number(creditCard.expiryYear),
+      cvc: creditCard.cvv,
+    });
+    if (result.status === 'declined') return { status: 'card_declined', message: result.message };
+    saved = result.paymentMethod;
+  }
+  return deps.db.transaction(async (tx): Promise<PlanChangeOutcome> => {
+    const [plan] = await tx.select().from(recurringPlans).where(eq(recurringPlans.id, planId)).for('update');
+    if (!plan || !ALLOWED_FROM[change.action].includes(plan.status)) return { status: 'not_allowed' };
+    const [changed] = await tx
+      .update(recurringPlans)
+      .set({ ...changesOf(change, plan, today, saved), updatedAt: sql`now()` })
+      .where(eq(recurringPlans.id, planId))
+      .returning();
+    if (!changed) return { status: 'not_allowed' };
+    const recipient = await planDonorEmail(tx, plan);
+    await enqueueMail(tx, { kind: 'plan_changed', dedupeKey: `plan_changed:${planId}:${randomUUID()}`, recipient, recurringPlanId: planId });
+    return { status: 'changed', plan: changed };
+  });
+}
+
+/**
+ * Resumes the plans whose pause until a date has come at `now` (issue #13: "pause until a date"): each becomes
+ * active on its first period on or after that day. Run by the billing run before it claims. Resolves with how many.
+ */
+export async function resumeEndedPauses(db: Database, now: Date): Promise<number> {
+  const today = toIsoDate(now);
+  const ended = await db
+    .select()
+    .from(recurringPlans)
+    .where(and(eq(recurringPlans.status, 'paused'), isNotNull(recurringPlans.pausedUntil), lte(recurringPlans.pausedUntil, today)));
+  for (const plan of ended) {
+    await db
+      .update(recurringPlans)
+      .set({ status: 'active', pausedUntil: null, retryCount: 0, ...resumeScheduleOf(plan, today), updatedAt: sql`now()` })
+      .where(and(eq(recurringPlans.id, plan.id), eq(recurringPlans.status, 'paused')));
+  }
+  return ended.length;
+}
+
+/** A plan as the manage page shows it (amounts in dollars), with its charges, newest first (each on its period's date). */
+export async function managedPlanView(db: Database, plan: RecurringPlanRow): Promise<ManagedPlan> {
+  const charges = await db
+    .select({ period: donations.recurringPeriod, amountCents: donations.amountCents, status: donations.status })
+    .from(donations)
+    .where(eq(donations.recurringPlanId, plan.id))
+    .orderBy(sql`${donations.recurringPeriod} DESC, ${donations.recurringAttempt} DESC`)
+    .limit(100);
+  const charging = plan.status === 'active' || plan.status === 'past_due';
+  return {
+    amount: centsToDollars(plan.amountCents),
+    currency: 'USD',
+    frequency: plan.frequency,
+    cause: plan.cause,
+    status: plan.status,
+    nextChargeOn: charging ? (plan.status === 'past_due' ? toIsoDate(plan.nextAttemptAt) : plan.nextChargeOn) : null,
+    pausedUntil: plan.pausedUntil,
+    card: { brand: plan.cardBrand, last4: plan.cardLast4, expiryMonth: plan.cardExpiryMonth, expiryYear: plan.cardExpiryYear },
+    charges: charges.map((charge) => ({
+      date: chargeDate(plan.anchorDate, plan.frequency, charge.period ?? 0),
+      amount: centsToDollars(charge.amountCents),
+      status: charge.status,
+    })),
+  };
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { CardBrandSchema } from './card';
+import { CreditCardSchema } from './donation';
+import { AmountDollarsSchema, CauseSchema, DonorEmailSchema } from './field-rules';
+
+/**
+ * The API of the donor's manage page (issue #13): the plan as the page shows it, the changes it can ask for, and the
+ * manage-links request. Amounts in dollars, as everywhere at the API edge; dates are UTC `YYYY-MM-DD`.
+ */
+
+/** A UTC calendar date, `YYYY-MM-DD`. */
+export const IsoDateSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: 'Please enter a date' });
+
+/** Statuses of a plan, as the database names them (schema.ts RECURRING_PLAN_STATUSES). */
+export const PlanStatusSchema = z.enum(['active', 'past_due', 'paused', 'cancelled']);
+
+/** One charge of a plan's history: its date (UTC), amount in dollars, and outcome. */
+export const PlanChargeSchema = z.object({
+  date: IsoDateSchema,
+  amount: z.number(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'refunded', 'disputed']),
+});
+
+/** A plan as the manage page shows it (GET answer; every POST answers it too, as changed). */
+export const ManagedPlanSchema = z.object({
+  amount: z.number(),
+  currency: z.literal('USD'),
+  frequency: z.enum(['monthly', 'yearly']),
+  cause: CauseSchema,
+  status: PlanStatusSchema,
+  /** The next charge's date; null while paused or once cancelled. */
+  nextChargeOn: IsoDateSchema.nullable(),
+  /** The end of a pause until a date; null otherwise. */
+  pausedUntil: IsoDateSchema.nullable(),
+  card: z.object({ brand: CardBrandSchema, last4: z.string(), expiryMonth: z.number().int(), expiryYear: z.number().int() }),
+  /** The plan's charges, newest first. */
+  charges: z.array(PlanChargeSchema),
+});
+/** A plan as the manage page shows it. */
+export type ManagedPlan = z.infer<typeof ManagedPlanSchema>;
+
+/** 200 of the manage API: `{success: true, data: plan}`. */
+export const ManagedPlanAnswerSchema = z.object({ success: z.literal(true), data: ManagedPlanSchema });
+
+/**
+ * A change the donor asks for (POST /api/recurring/manage/:token): the amount (from the next charge), the cause, a
+ * pause (until a date, or until resumed), resume, a new card (the spec's card fields, test mode), or cancel.
+ */
+export const PlanChangeSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('change_amount'), amount: AmountDollarsSchema }),
+  z.strictObject({ action: z.literal('change_cause'), cause: CauseSchema }),
+  z.strictObject({ action: z.literal('pause'), until: IsoDateSchema.optional() }),
+  z.strictObject({ action: z.literal('resume') }),
+  z.strictObject({ action: z.literal('update_card'), creditCard: CreditCardSchema }),
+  z.strictObject({ action: z.literal('cancel') }),
+]);
+/** A change of a plan. */
+export type PlanChange = z.infer<typeof PlanChangeSchema>;
+
+/** Body of POST /api/recurring/manage-links. */
+export const ManageLinksRequestSchema = z.strictObject({ email: DonorEmailSchema });
+
+/** The sentence of every 202 answer of a manage-links request: the same whatever the address (no one learns who gives). */
+export const MANAGE_LINKS_CONFIRMATION =
+  'If this address has recurring gifts, we will e-mail it a link to manage each one within a few minutes. If nothing arrives, check your spam folder, or the address you gave with your gift.';
+
+/** 202 of POST /api/recurring/manage-links. */
+export const ManageLinksAcceptedSchema = z.object({ success: z.literal(true), message: z.literal(MANAGE_LINKS_CONFIRMATION) });
+
+/** 409 of a change the plan's status does not allow (resume an active plan; anything once cancelled). */
+export const PLAN_CHANGE_NOT_ALLOWED_MESSAGE = 'This change is not possible for your gift as it stands. Reload the page to see it.';
+/** 400 of a pause until a date that is not after today (UTC). */
+export const PAUSE_DATE_IN_PAST_MESSAGE = 'Please choose a date after today';
