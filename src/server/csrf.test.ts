@@ -7,6 +7,7 @@ import { checkRequestSource, CSRF_HTTPS_SECRET_COOKIE_NAME, CSRF_SECRET_COOKIE_N
 import { idempotencyKeys } from './db/schema';
 import { CSRF_FAILED_MESSAGE, FOREIGN_ORIGIN_MESSAGE, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './errors';
 import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from './testing/test-app';
+import { isMachineRoute } from './machine-routes';
 
 /**
  * CSRF protection (spec section 7; issues #2 and #4; OWASP CSRF Prevention Cheat Sheet; ASVS 5.0 section 3.5):
@@ -65,9 +66,12 @@ function routesOf(app: App, method: string): string[] {
 const STATE_CHANGING_METHODS = ['POST', 'PUT', 'PATCH', 'DELETE'] as const;
 type StateChangingMethod = (typeof STATE_CHANGING_METHODS)[number];
 
-/** Every state-changing (non-GET/HEAD/OPTIONS) route of `app`. */
+/**
+ * Every state-changing (non-GET/HEAD/OPTIONS) route of `app` that a page calls: machine routes (webhooks, /api/admin/*,
+ * authenticated by signature or bearer token) are exempt from the browser CSRF checks (machine-routes.ts).
+ */
 function stateChangingRoutes(app: App): Array<{ method: StateChangingMethod; url: string }> {
-  return STATE_CHANGING_METHODS.flatMap((method) => routesOf(app, method).map((url) => ({ method, url })));
+  return STATE_CHANGING_METHODS.flatMap((method) => routesOf(app, method).map((url) => ({ method, url }))).filter(({ url }) => !isMachineRoute(url));
 }
 const STATE_CHANGING_ROUTES = stateChangingRoutes(t.app);
 
