@@ -22,7 +22,9 @@ import { createStripeClient } from './payments/stripe/stripe-gateway';
 import { registerStripeWebhook } from './payments/stripe/webhook-route';
 import { registerReceipts } from './receipts/plugin';
 import { isRecurringMailKind } from './recurring/compose';
+import { createManageLinkSigner } from './recurring/manage-link';
 import { registerRecurring } from './recurring/plugin';
+import { createRecurringReceiptNotes } from './recurring/receipt-note';
 import { registerSecurityHeaders } from './security-headers';
 import { registerSite } from './site';
 
@@ -86,7 +88,10 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
     redisUrl: config.redisUrl,
   });
   // Receipts (issue #12): before the donation routes, whose answers get the receipt link from its root hook.
-  const receipts = await registerReceipts(app, { db, config, clock: clock ?? systemClock });
+  // NOTE: the manage links of recurring plans (issue #13) are signed here, so receipts can carry them.
+  const planLinks = createManageLinkSigner(config.cookieSecret);
+  const recurringNoteOf = createRecurringReceiptNotes({ db, links: planLinks, publicUrl: config.site.publicUrl, clock: clock ?? systemClock });
+  const receipts = await registerReceipts(app, { db, config, clock: clock ?? systemClock, recurringNoteOf });
   await app.register(donationRoutes, {
     db,
     gateway,
@@ -101,7 +106,7 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
     await registerStripeWebhook(app, { db, gateway, stripe, webhookSecret: config.stripe.webhookSecret });
   }
   // Recurring gifts (issue #13): the billing runner (started once the server listens) and its admin route.
-  const recurring = await registerRecurring(app, { db, gateway, config, clock: clock ?? systemClock });
+  const recurring = await registerRecurring(app, { db, gateway, config, clock: clock ?? systemClock, links: planLinks });
   // The transactional outbox's relay: receipts and other mail (issue #12), plans' mail (issue #13); started once the server listens.
   const compose: ComposeMail = (row) => (isRecurringMailKind(row.kind) ? recurring.compose(row) : receipts.compose(row));
   await registerMail(app, { db, settings: config.mail, compose, clock: clock ?? systemClock, transport: mailTransport });

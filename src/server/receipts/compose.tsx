@@ -9,7 +9,7 @@ import { ReceiptEmail, ReceiptLinksEmail, ReceiptVoidEmail, YearEndStatementEmai
 import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
-import { formatAmountCents } from './receipt-view';
+import { formatAmountCents, type RecurringReceiptNoteOf } from './receipt-view';
 import { findReceiptByDonationId, listReceiptsByEmail, type ReceiptDetails } from './repository';
 
 /** What the composer needs: the database, the organisation, the site's public URL, the link signer and the clock. */
@@ -20,6 +20,8 @@ export interface ReceiptComposerDeps {
   publicUrl: string;
   links: ReceiptLinkSigner;
   clock: Clock;
+  /** The recurring note of a receipt (issue #13: next charge, manage link); none by default. */
+  recurringNoteOf?: RecurringReceiptNoteOf;
 }
 
 /** The HTML part and the plain-text part of one React e-mail, both rendered from the same tree (issue #12). */
@@ -51,9 +53,10 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
       case 'receipt': {
         const receipt = await receiptOf(row);
         const pdfUrl = pdfUrlOf(receipt);
+        const recurring = await deps.recurringNoteOf?.(receipt.donationId);
         const [parts, pdf] = await Promise.all([
-          renderParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={context} />),
-          renderReceiptPdf(receipt, { organization: deps.organization, pdfUrl }),
+          renderParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={context} recurring={recurring} />),
+          renderReceiptPdf({ ...receipt, ...recurring }, { organization: deps.organization, pdfUrl }),
         ]);
         return {
           to: row.recipient,

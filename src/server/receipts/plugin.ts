@@ -5,6 +5,7 @@ import type { Clock } from '../mail/clock';
 import type { ComposeMail } from '../mail/relay';
 import { createReceiptComposer } from './compose';
 import { createReceiptLinkSigner, receiptLinkKey, type ReceiptLinkSigner } from './receipt-link';
+import type { RecurringReceiptNoteOf } from './receipt-view';
 import { addReceiptLinkToDonationAnswers, receiptRoutes } from './routes';
 import { startYearEndStatementRunner, type YearEndStatementRunner } from './statements';
 
@@ -22,7 +23,7 @@ export interface Receipts {
  */
 export async function registerReceipts(
   app: FastifyInstance,
-  { db, config, clock }: { db: Database; config: ServerConfig; clock: Clock },
+  { db, config, clock, recurringNoteOf }: { db: Database; config: ServerConfig; clock: Clock; recurringNoteOf?: RecurringReceiptNoteOf },
 ): Promise<Receipts> {
   const links = createReceiptLinkSigner(receiptLinkKey(config.cookieSecret));
   const options = { db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock };
@@ -35,5 +36,5 @@ export async function registerReceipts(
   app.addHook('onClose', async () => {
     await statements?.stop();
   });
-  return { compose: createReceiptComposer(options), links };
+  return { compose: createReceiptComposer({ ...options, recurringNoteOf }), links };
 }

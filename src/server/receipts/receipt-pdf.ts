@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import type { OrganizationProfile } from '../config';
-import { receiptLines } from './receipt-view';
+import { receiptLines, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
 
 /**
@@ -47,7 +47,7 @@ function drawLogo(doc: PDFKit.PDFDocument, x: number, y: number): void {
  * Renders the receipt as a one-page tagged PDF. Resolves with its bytes. A void receipt carries a VOID line
  * (a refund voids a receipt, never edits it; issue #12).
  */
-export function renderReceiptPdf(receipt: ReceiptDetails, { organization, pdfUrl }: ReceiptPdfOptions): Promise<Buffer> {
+export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringReceiptNote>, { organization, pdfUrl }: ReceiptPdfOptions): Promise<Buffer> {
   const doc = new PDFDocument({
     size: PAGE_SIZE,
     margin: MARGIN,

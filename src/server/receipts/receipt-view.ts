@@ -35,9 +35,9 @@ function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | '
 
 /**
  * The lines of a receipt: number, date, amount and currency, frequency, cause, donor (their name even for an
- * anonymous gift: the receipt is private), card brand and last 4, transaction id.
+ * anonymous gift: the receipt is private), card brand and last 4, transaction id; and a recurring gift's next charge.
  */
-export function receiptLines(receipt: ReceiptDetails): ReceiptLine[] {
+export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptNote>): ReceiptLine[] {
   return [
     { label: 'Receipt number', value: receipt.number },
     { label: 'Date', value: formatReceiptDate(receipt.issuedAt) },
@@ -47,5 +47,20 @@ export function receiptLines(receipt: ReceiptDetails): ReceiptLine[] {
     { label: 'Donor', value: receipt.isAnonymous ? `${receipt.donorName} (anonymous gift)` : receipt.donorName },
     { label: 'Paid with', value: paidWith(receipt) },
     { label: 'Transaction ID', value: receipt.transactionId },
+    // A gift of a recurring plan (issue #13) says so, and when the next charge is, as the e-mail sends it.
+    ...(receipt.nextChargeOn ? [{ label: 'Next charge', value: `${formatReceiptDate(receipt.nextChargeOn)} (recurring gift)` }] : []),
   ];
 }
+
+/**
+ * What the receipt of a recurring plan's gift adds (issue #13): the plan's next charge (null when it is paused or
+ * cancelled) and the donor's manage link. Given by the recurring module (recurring/receipt-note.ts).
+ */
+export interface RecurringReceiptNote {
+  nextChargeOn: Date | null;
+  /** The absolute, signed `<PUBLIC_URL>/donate/manage/<token>` link of the plan. */
+  manageUrl: string;
+}
+
+/** The recurring note of a donation's receipt, or undefined for a one-time gift. */
+export type RecurringReceiptNoteOf = (donationId: string) => Promise<RecurringReceiptNote | undefined>;

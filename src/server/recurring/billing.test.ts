@@ -9,6 +9,7 @@ import { donations, mailOutbox, receipts, recurringPlans } from '../db/schema';
 import { manualClock } from '../mail/clock';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
+import { MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import { ADMIN_BILLING_RUN_PATH, AS_OF_TEST_ONLY_MESSAGE } from './plugin';
 import { cardColumnsOf } from './plans';
 
@@ -187,5 +188,31 @@ describe('dunning', () => {
       { period: 1, attempt: 2, status: 'succeeded', amountCents: 3000 },
     ]);
     expect(await runAt('2027-03-31T00:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 0 });
+  });
+});
+
+describe('receipts of a plan', () => {
+  /** The receipt e-mails in MAIL_DIR, parsed, in the order of their receipt numbers. */
+  const receiptMails = async () => {
+    const files = (await readdir(mailDir)).filter((file) => file.includes('-receipt-')).sort();
+    const mails = await Promise.all(files.map(async (file) => simpleParser(await readFile(path.join(mailDir, file)))));
+    // NOTE: by receipt number (in the subject): two files written in one second sort by their random ids.
+    return mails.sort((a, b) => (a.subject ?? '').localeCompare(b.subject ?? ''));
+  };
+
+  it('say the gift is recurring and when the next charge is, and carry the manage link, first gift and renewals alike', async () => {
+    await startPlan('2027-01-31T15:00:00Z');
+    await t.app.mail.relayDue();
+    expect(await runAt('2027-02-28T00:00:00Z')).toMatchObject({ charged: 1 });
+    await t.app.mail.relayDue();
+    const [first, renewal] = await receiptMails();
+    expect(first?.text).toMatch(/Next charge\s*28 February 2027 \(recurring gift\)/);
+    expect(renewal?.text).toMatch(/Next charge\s*31 March 2027 \(recurring gift\)/);
+    for (const mail of [first, renewal]) {
+      const link = /https:\/\/give\.example\.org\/donate\/manage\/([\w.-]+)/.exec(mail?.html || '')?.[1] ?? '';
+      const plan = await t.app.inject({ method: 'GET', url: MANAGE_PLAN_API_PATH.replace(':token', link) });
+      expect(plan.statusCode).toBe(200);
+      expect(plan.json()).toMatchObject({ data: { amount: 30, frequency: 'monthly' } });
+    }
   });
 });

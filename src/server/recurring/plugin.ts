@@ -12,7 +12,6 @@ import type { ComposeMail } from '../mail/relay';
 import type { PaymentGateway } from '../payments/gateway';
 import { runBilling, type BillingDeps, type BillingReport } from './billing';
 import { createPlanComposer } from './compose';
-import { createManageLinkSigner } from './manage-link';
 import { manageRoutes } from './manage-routes';
 import { startBillingRunner, type RunningBilling } from './runner';
 
@@ -46,6 +45,8 @@ export interface RecurringOptions {
   gateway: PaymentGateway;
   config: ServerConfig;
   clock: Clock;
+  /** The signer of manage links (createManageLinkSigner), shared with the receipts that carry them. */
+  links: CapabilitySigner;
 }
 
 /** The admin route of billing, behind requireAdminToken (admin/auth.ts). */
@@ -80,11 +81,10 @@ const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: AppBilling; gateway: 
 /**
  * Registers recurring gifts (issue #13): `app.billing`, the billing runner on `clock` every BILLING_INTERVAL_MS
  * (started when the server listens, so `app.inject()` tests run billing only when they ask, and stopped when the app
- * closes), POST /api/admin/billing/run, and the donor's manage API (manage-routes.ts). Returns the composer of plan e-mails (for the mail relay) and the
- * manage-link signer.
+ * closes), POST /api/admin/billing/run, and the donor's manage API (manage-routes.ts). Returns the composer of plan
+ * e-mails (for the mail relay).
  */
-export async function registerRecurring(app: FastifyInstance, { db, gateway, config, clock }: RecurringOptions): Promise<{ compose: ComposeMail; links: CapabilitySigner }> {
-  const links = createManageLinkSigner(config.cookieSecret);
+export async function registerRecurring(app: FastifyInstance, { db, gateway, config, clock, links }: RecurringOptions): Promise<{ compose: ComposeMail }> {
   const deps: BillingDeps = { db, gateway, log: app.log, retryDays: config.billing.retryDays };
   const billing: AppBilling = { run: (asOf) => runBilling(deps, asOf ?? clock.now()) };
   app.decorate('billing', billing);
@@ -97,5 +97,5 @@ export async function registerRecurring(app: FastifyInstance, { db, gateway, con
   });
   await app.register(billingAdminRoutes, { billing, gateway, adminToken: config.adminToken });
   await app.register(manageRoutes, { db, gateway, links, clock, minAmountCents: config.minAmountCents });
-  return { compose: createPlanComposer({ db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock }), links };
+  return { compose: createPlanComposer({ db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock }) };
 }

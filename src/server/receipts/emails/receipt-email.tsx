@@ -1,7 +1,7 @@
 import { Button, Column, Heading, Link, Row, Section, Text } from '@react-email/components';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import type { OrganizationProfile } from '../../config';
-import { formatAmountCents, formatReceiptDate, receiptLines } from '../receipt-view';
+import { formatAmountCents, formatReceiptDate, receiptLines, type RecurringReceiptNote } from '../receipt-view';
 import type { ReceiptDetails } from '../repository';
 import { EmailLayout } from './layout';
 
@@ -19,7 +19,18 @@ export { DOWNLOAD_RECEIPT_LABEL };
  * A donation's receipt (issue #12, "Contents"): the receipt's lines (receiptLines), the tax wording, and the link to
  * download the PDF again. The PDF itself is attached by the composer.
  */
-export function ReceiptEmail({ receipt, pdfUrl, context }: { receipt: ReceiptDetails; pdfUrl: string; context: EmailContext }) {
+export function ReceiptEmail({
+  receipt,
+  pdfUrl,
+  context,
+  recurring,
+}: {
+  receipt: ReceiptDetails;
+  pdfUrl: string;
+  context: EmailContext;
+  /** A recurring plan's gift (issue #13): its next charge (a receipt line) and the link to manage the plan. */
+  recurring?: RecurringReceiptNote;
+}) {
   return (
     <EmailLayout
       organization={context.organization}
@@ -31,7 +42,7 @@ export function ReceiptEmail({ receipt, pdfUrl, context }: { receipt: ReceiptDet
       </Heading>
       {receipt.isTestPayment && <Text>Test transaction: no money was charged.</Text>}
       <Section>
-        {receiptLines(receipt).map((line) => (
+        {receiptLines({ ...receipt, ...recurring }).map((line) => (
           <Row key={line.label}>
             <Column style={{ width: '40%', fontWeight: 'bold', padding: '4px 0' }}>{line.label}</Column>
             <Column style={{ padding: '4px 0' }}>{line.value}</Column>
@@ -45,6 +56,12 @@ export function ReceiptEmail({ receipt, pdfUrl, context }: { receipt: ReceiptDet
       <Text style={{ fontSize: '12px', color: '#555555' }}>
         The PDF is attached to this message too. The link works without an account for three years: keep it private.
       </Text>
+      {recurring && (
+        <Text>
+          This is a recurring gift. To change its amount or cause, pause it, update your card or cancel it, use your private link:{' '}
+          <Link href={recurring.manageUrl}>Manage your recurring gift</Link>
+        </Text>
+      )}
     </EmailLayout>
   );
 }
