@@ -12,11 +12,13 @@ const DonationFormPage = lazy(() => loadDonationFormPage().then((module) => ({ d
 const ThankYouPage = lazy(() =>
   import('./donate/thank-you/thank-you-page').then((module) => ({ default: module.ThankYouPage })),
 );
+const ManageLinksPage = lazy(() => import('./donate/manage/manage-links-page').then((module) => ({ default: module.ManageLinksPage })));
+const ManagePlanPage = lazy(() => import('./donate/manage/manage-plan-page').then((module) => ({ default: module.ManagePlanPage })));
 const ReceiptsPage = lazy(() => import('./donate/receipts/receipts-page').then((module) => ({ default: module.ReceiptsPage })));
 
 /**
  * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
- * /donate, /donate/form, /donate/thank-you and /donate/receipts (issue #12) show their screens. A screen that fails to load
+ * /donate, /donate/form, /donate/thank-you, /donate/receipts (issue #12) and /donate/manage[/:token] (issue #13) show their screens. A screen that fails to load
  * shows a reload prompt instead of a blank page.
  * {@link HydrationEnd} sits last inside the Suspense boundary, so it ends the hydration of the pre-rendered
  * screen after that screen has mounted.
@@ -32,6 +34,8 @@ export function AppRoutes() {
           <Route path={PATHS.donationForm} element={<DonationFormPage />} />
           <Route path={PATHS.thankYou} element={<ThankYouPage />} />
           <Route path={PATHS.receipts} element={<ReceiptsPage />} />
+          <Route path={PATHS.manage} element={<ManageLinksPage />} />
+          <Route path={PATHS.managePlan} element={<ManagePlanPage />} />
           <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
         </Routes>
         {/* NOTE: inside the boundary: React hydrates a Suspense boundary's content after the rest (decision 0021). */}

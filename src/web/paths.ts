@@ -13,6 +13,10 @@ export const PATHS = {
   thankYou: '/donate/thank-you',
   /** Where a donor asks for their receipts again (issue #12); the e-mails link to it (shared RECEIPTS_PAGE_PATH). */
   receipts: '/donate/receipts',
+  /** Where a donor asks for the links to manage their recurring gifts (issue #13; shared MANAGE_PAGE_PATH). */
+  manage: '/donate/manage',
+  /** One recurring gift's manage page, reached from the signed link of its e-mails (shared MANAGE_PLAN_PAGE_PATH). */
+  managePlan: '/donate/manage/:token',
 } as const;
 
 /** One of the site's route paths. */

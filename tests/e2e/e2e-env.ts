@@ -11,5 +11,7 @@ export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
 export const E2E_WORK_DIR = join(process.cwd(), '.tmp', E2E_PORT === 3100 ? 'e2e' : `e2e-${E2E_PORT}`);
 /** The embedded database of the end-to-end server (`DATA_DIR`). */
 export const E2E_DATA_DIR = join(E2E_WORK_DIR, 'data');
+/** ADMIN_TOKEN of the end-to-end server: the operator routes the specs call (billing runs; issue #13). */
+export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdefghijklmnop';
 /** Everything the end-to-end server printed, stdout and stderr. */
 export const E2E_LOG_FILE = join(E2E_WORK_DIR, 'server.log');

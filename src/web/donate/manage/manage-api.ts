@@ -1,0 +1,57 @@
+import { MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
+import { ManagedPlanAnswerSchema, type ManagedPlan, type PlanChange } from '../../../shared/recurring-api';
+import { apiFetch } from '../../api/api-client';
+
+/**
+ * The requests of the manage pages (issue #13): read a plan by its token (GET, changes nothing), change it (POST with
+ * the CSRF header, as every POST of the site: apiFetch), and ask for the manage links by e-mail.
+ */
+
+/** What a request gives the page: the plan, a field error, or a failure with a sentence for the donor. */
+export type ManageOutcome =
+  | { kind: 'plan'; plan: ManagedPlan }
+  | { kind: 'invalid'; field: string; message: string }
+  | { kind: 'failed'; message: string; status: number };
+
+/** Shown when the request did not reach the server or the server failed. */
+export const MANAGE_FAILED_MESSAGE = 'We could not reach our server just now. Please check your connection and try again.';
+/** Shown on 404: the link is wrong or expired (a newer e-mail of the gift holds a newer one). */
+export const MANAGE_LINK_INVALID_MESSAGE = 'This link does not work. Please use the link in your latest e-mail about your gift, or ask for a new one.';
+
+const planPath = (token: string) => MANAGE_PLAN_API_PATH.replace(':token', encodeURIComponent(token));
+
+/** Reads an answer of the manage API into an outcome; never rejects. */
+async function outcomeOf(request: Promise<Response>): Promise<ManageOutcome> {
+  try {
+    const response = await request;
+    const body = (await response.json().catch(() => undefined)) as unknown;
+    const plan = ManagedPlanAnswerSchema.safeParse(body);
+    if (response.ok && plan.success) return { kind: 'plan', plan: plan.data.data };
+    const error = body as { error?: string; fieldErrors?: Record<string, string> } | undefined;
+    const [field, message] = Object.entries(error?.fieldErrors ?? {})[0] ?? [];
+    if (response.status === 400 && field && message) return { kind: 'invalid', field, message };
+    if (response.status === 404) return { kind: 'failed', message: MANAGE_LINK_INVALID_MESSAGE, status: 404 };
+    return { kind: 'failed', message: error?.error ?? MANAGE_FAILED_MESSAGE, status: response.status };
+  } catch {
+    return { kind: 'failed', message: MANAGE_FAILED_MESSAGE, status: 0 };
+  }
+}
+
+/** GET the plan of `token`. */
+export function fetchPlan(token: string): Promise<ManageOutcome> {
+  return outcomeOf(apiFetch(planPath(token)));
+}
+
+/** POST `change` to the plan of `token`; resolves with the plan as changed, or why not. */
+export function changePlan(token: string, change: PlanChange): Promise<ManageOutcome> {
+  return outcomeOf(apiFetch(planPath(token), { method: 'POST', json: change }));
+}
+
+/** Asks for the manage links of `email`; true for the 202 the server answers for every address. Never rejects. */
+export async function requestManageLinks(email: string): Promise<boolean> {
+  try {
+    return (await apiFetch(MANAGE_LINKS_API_PATH, { method: 'POST', json: { email } })).status === 202;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,145 @@
+import AutorenewIcon from '@mui/icons-material/Autorenew';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Container from '@mui/material/Container';
+import Divider from '@mui/material/Divider';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef, useState } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { formatDollars } from '../../../shared/money';
+import type { ManagedPlan, PlanChange } from '../../../shared/recurring-api';
+import { ScreenHeading } from '../../components/screen-heading';
+import { usePageTitle } from '../../components/use-page-title';
+import { getSiteConfig } from '../../config/site-config';
+import { PATHS } from '../../paths';
+import { changePlan, fetchPlan } from './manage-api';
+import { PlanActions } from './plan-actions';
+import { formatPlanDate, planSummaryLines } from './plan-format';
+
+const SCREEN_TITLE = 'Manage Your Recurring Gift';
+
+/** Where the page is: loading the plan, showing it (with the last change's message), or a link that does not work. */
+type PageState = { step: 'loading' } | { step: 'plan'; plan: ManagedPlan } | { step: 'failed'; message: string };
+
+/** The plan's lines as a description list, and its charges. */
+function PlanSummary({ plan }: { plan: ManagedPlan }) {
+  return (
+    <Stack spacing={2}>
+      <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 3, rowGap: 0.5, m: 0 }}>
+        {planSummaryLines(plan).map((line) => (
+          <Box key={line.label} sx={{ display: 'contents' }}>
+            <Typography component="dt" sx={{ fontWeight: 600 }}>
+              {line.label}
+            </Typography>
+            <Typography component="dd" sx={{ m: 0, mb: { xs: 1, sm: 0 } }}>
+              {line.value}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      <Typography component="h2" variant="h6">
+        Charges
+      </Typography>
+      <Box component="ul" sx={{ m: 0, pl: 3 }}>
+        {plan.charges.map((charge, index) => (
+          <Typography component="li" key={`${charge.date}-${index}`}>
+            {formatPlanDate(charge.date)}: {formatDollars(charge.amount)} ({charge.status === 'succeeded' ? 'paid' : charge.status})
+          </Typography>
+        ))}
+      </Box>
+    </Stack>
+  );
+}
+
+/**
+ * /donate/manage/:token (issue #13, "The donor's link"): the plan a signed link names, with its charges, and the
+ * changes a donor can make without an account. Opening the page changes nothing (a GET); each change is a POST with
+ * the CSRF header, announced in a live region that takes the focus, and confirmed by e-mail. A cancelled plan shows
+ * its summary only.
+ */
+export function ManagePlanPage() {
+  usePageTitle(SCREEN_TITLE);
+  const { token = '' } = useParams();
+  const [state, setState] = useState<PageState>({ step: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string }>();
+  const noticeRef = useRef<HTMLDivElement>(null);
+  const acceptsCard = getSiteConfig().payments.gateway === 'test';
+
+  useEffect(() => {
+    let live = true;
+    void fetchPlan(token).then((outcome) => {
+      if (!live) return;
+      setState(outcome.kind === 'plan' ? { step: 'plan', plan: outcome.plan } : { step: 'failed', message: outcome.kind === 'failed' ? outcome.message : '' });
+    });
+    return () => {
+      live = false;
+    };
+  }, [token]);
+
+  // The result of a change takes the focus, so keyboard and screen reader users hear it at once.
+  useEffect(() => {
+    if (notice) noticeRef.current?.focus();
+  }, [notice]);
+
+  const run = async (change: PlanChange, done: string): Promise<Record<string, string>> => {
+    setBusy(true);
+    const outcome = await changePlan(token, change);
+    setBusy(false);
+    if (outcome.kind === 'plan') {
+      setState({ step: 'plan', plan: outcome.plan });
+      setNotice({ severity: 'success', text: `${done} We sent you a confirmation e-mail.` });
+      return {};
+    }
+    if (outcome.kind === 'invalid') return { [outcome.field.replace(/^body\./, '')]: outcome.message };
+    setNotice({ severity: 'error', text: outcome.message });
+    return {};
+  };
+
+  return (
+    <Container maxWidth="sm" sx={{ pt: { xs: 3, sm: 5 }, pb: 5 }}>
+      <Paper elevation={2} sx={{ p: { xs: 2, sm: 4 } }}>
+        <Stack spacing={3}>
+          <Stack spacing={1.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
+            <AutorenewIcon color="primary" sx={{ fontSize: 56 }} />
+            <ScreenHeading>{SCREEN_TITLE}</ScreenHeading>
+          </Stack>
+          {notice && (
+            <Alert ref={noticeRef} tabIndex={-1} severity={notice.severity} role={notice.severity === 'error' ? 'alert' : 'status'}>
+              {notice.text}
+            </Alert>
+          )}
+          {state.step === 'loading' && <CircularProgress aria-label="Loading your gift" sx={{ alignSelf: 'center' }} />}
+          {state.step === 'failed' && (
+            <Alert severity="error" role="alert">
+              {state.message}
+            </Alert>
+          )}
+          {state.step === 'plan' && (
+            <>
+              <PlanSummary plan={state.plan} />
+              {state.plan.status !== 'cancelled' && (
+                <>
+                  <Divider />
+                  <PlanActions key={state.plan.status} plan={state.plan} busy={busy} run={run} acceptsCard={acceptsCard} />
+                </>
+              )}
+            </>
+          )}
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'center' }}>
+            <Button component={RouterLink} to={PATHS.manage} variant="text">
+              Get My Links Again
+            </Button>
+            <Button component={RouterLink} to={PATHS.donate} variant="outlined">
+              Make a Donation
+            </Button>
+          </Stack>
+        </Stack>
+      </Paper>
+    </Container>
+  );
+}
