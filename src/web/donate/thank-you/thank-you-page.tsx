@@ -82,7 +82,8 @@ export function ThankYouPage() {
             )}
             <Typography color="text.secondary">
               Lost your receipt?{' '}
-              <Link component={RouterLink} to={PATHS.receipts}>
+              {/* NOTE: inline-block with a 24 px line, so the link is a 24 px target (WCAG 2.5.8) like the page's others. */}
+              <Link component={RouterLink} to={PATHS.receipts} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}>
                 Get your receipts again
               </Link>{' '}
               with the email address you gave.
