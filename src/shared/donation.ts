@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isReceiptUrl } from './receipt-link';
 import { CardBrandSchema, detectCardBrand, EXPIRY_YEAR_COUNT, isCardExpired, stripCardNumber } from './card';
+import { RECURRING_DATE_PATTERN } from './recurring';
 import {
   AmountDollarsSchema,
   CardholderNameSchema,
@@ -40,8 +41,12 @@ export const DonationResultSchema = z.strictObject({
   isTestPayment: z.boolean(),
   /** Capability link (a path on the site) of the receipt's PDF, added by the server when it sends the answer (issue #12). */
   receiptUrl: z.string().refine(isReceiptUrl, 'must be a receipt link of this site').optional(),
+  /** A monthly or yearly gift's plan (issue #13): its frequency and first renewal's UTC date, `YYYY-MM-DD`. */
+  recurring: z
+    .strictObject({ frequency: z.enum(['monthly', 'yearly']), nextChargeOn: z.string().regex(RECURRING_DATE_PATTERN) })
+    .optional(),
 });
-/** The outcome of a successful donation: `{amount (dollars), donorName, transactionId, isTestPayment, receiptUrl?}`. */
+/** The outcome of a successful donation: `{amount (dollars), donorName, transactionId, isTestPayment, receiptUrl?, recurring?}`. */
 export type DonationResult = z.infer<typeof DonationResultSchema>;
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CardBrandSchema } from './card';
 import { CreditCardSchema } from './donation';
 import { AmountDollarsSchema, CauseSchema, DonorEmailSchema } from './field-rules';
+import { RECURRING_DATE_PATTERN } from './recurring';
 
 /**
  * The API of the donor's manage page (issue #13): the plan as the page shows it, the changes it can ask for, and the
@@ -9,7 +10,7 @@ import { AmountDollarsSchema, CauseSchema, DonorEmailSchema } from './field-rule
  */
 
 /** A UTC calendar date, `YYYY-MM-DD`. */
-export const IsoDateSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, { error: 'Please enter a date' });
+export const IsoDateSchema = z.string().regex(RECURRING_DATE_PATTERN, { error: 'Please enter a date' });
 
 /** Statuses of a plan, as the database names them (schema.ts RECURRING_PLAN_STATUSES). */
 export const PlanStatusSchema = z.enum(['active', 'past_due', 'paused', 'cancelled']);

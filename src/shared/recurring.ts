@@ -3,6 +3,9 @@
  * signed link in every receipt and e-mail of a plan, and the API behind it. No zod here: plain constants.
  */
 
+/** A UTC calendar date, `YYYY-MM-DD`, as a recurring gift's dates are sent (issue #13). */
+export const RECURRING_DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
 /** The page where a donor asks for their manage links by e-mail; `/donate/manage/<token>` manages one plan. */
 export const MANAGE_PAGE_PATH = '/donate/manage';
 

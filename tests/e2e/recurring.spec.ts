@@ -54,6 +54,9 @@ test('donor gives $30 monthly, manages the gift from the link in the receipt (pa
   await fillDonorForm(page, { name: 'Rosa Young', email });
   await page.getByRole('button', { name: 'Complete Donation of $30' }).click();
   await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+  // The thank-you page says it is a monthly gift, and when the next charge is.
+  await expect(page.getByRole('definition').filter({ hasText: /^\$30 monthly$/ })).toBeVisible();
+  await expect(page.getByRole('term').filter({ hasText: 'Next charge' })).toBeVisible();
 
   // The receipt e-mail says the gift recurs and carries the manage link (on PUBLIC_URL: its path is this site's).
   const receipt = await waitForReceipt(email);

@@ -57,6 +57,8 @@ describe('a successful donation', () => {
       isTestPayment: true,
       // The signed link of the receipt's PDF (issue #12; see receipts/receipts.test.ts).
       receiptUrl: expect.stringMatching(/^\/api\/receipts\/pdf\/[\w-]+\.\d+\.[\w-]{32}$/),
+      // A monthly gift's plan (issue #13; see recurring/first-payment.test.ts).
+      recurring: { frequency: 'monthly', nextChargeOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) },
     });
     expect(t.gateway.calls).toBe(1);
 

@@ -15,7 +15,7 @@ import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idemp
 import { findIdempotencyKey } from '../idempotency/repository';
 import { systemClock, type Clock } from '../mail/clock';
 import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway, type SavedPaymentMethod } from '../payments/gateway';
-import { markSucceededAndStartPlan, saveCardForRenewals } from '../recurring/first-payment';
+import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
 import { declinedAnswer, succeededAnswer, type FinalAnswer } from './answers';
 import { toPendingDonation } from './pending-donation';
 import {
@@ -150,9 +150,10 @@ export async function processDonation(
     return failure(503, PAYMENT_BEING_CONFIRMED_MESSAGE, RETRY_AFTER_SECONDS.beingConfirmed);
   }
 
+  const now = (deps.clock ?? systemClock).now();
   const answer =
     result.status === 'succeeded'
-      ? succeededAnswer({ ...pending, transactionId: result.transactionId, isTestPayment: result.isTestPayment })
+      ? withRecurringNote(succeededAnswer({ ...pending, transactionId: result.transactionId, isTestPayment: result.isTestPayment }), saved && submission.frequency, now)
       : declinedAnswer(result.message);
   const outcome =
     result.status === 'succeeded'
@@ -160,7 +161,6 @@ export async function processDonation(
       : { status: 'failed', declineCode: result.declineCode };
   try {
     if (result.status === 'succeeded') {
-      const now = (deps.clock ?? systemClock).now();
       await markSucceededAndStartPlan(db, donationId, result, answer, { saved, gateway: gateway.name, now });
     }
     else await markDonationFailed(db, donationId, result, answer);

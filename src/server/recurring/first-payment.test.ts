@@ -29,6 +29,8 @@ describe('a monthly or yearly gift that succeeds', () => {
     const today = toIsoDate(new Date());
     const answer = await t.postDonation(validSubmission({ amount: 30, frequency: 'monthly', cause: 'education-outreach' }, { number: '5555555555554444' }));
     expect(answer.statusCode).toBe(200);
+    // The answer tells the thank-you page it is a monthly gift and when the next charge is.
+    expect(answer.json()).toMatchObject({ data: { amount: 30, recurring: { frequency: 'monthly', nextChargeOn: chargeDate(today, 'monthly', 1) } } });
     const [plan] = await plans();
     expect(plan).toMatchObject({
       status: 'active',
@@ -63,7 +65,7 @@ describe('a monthly or yearly gift that succeeds', () => {
   });
 
   it('a one-time gift, a declined monthly gift, and a replayed request create no plan (or no second one)', async () => {
-    await t.postDonation(validSubmission({ frequency: 'one-time' }));
+    expect((await t.postDonation(validSubmission({ frequency: 'one-time' }))).json().data).not.toHaveProperty('recurring');
     expect(await t.postDonation(validSubmission({ frequency: 'monthly' }, { number: '4000000000009995' }))).toMatchObject({ statusCode: 402 });
     expect(await plans()).toHaveLength(0);
     await t.postDonation(validSubmission({ frequency: 'monthly' }), undefined, 'key-1');

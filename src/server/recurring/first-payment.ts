@@ -2,7 +2,10 @@ import type { CardBrand } from '../../shared/card';
 import type { Database } from '../db/client';
 import { markDonationSucceeded, type StoredAnswer } from '../donations/repository';
 import type { ChargeCard, PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
-import { toIsoDate, type RecurringFrequency } from './calendar';
+import type { ProcessDonationSuccess } from '../../shared/api';
+import type { Frequency } from '../../shared/frequencies';
+import type { FinalAnswer } from '../donations/answers';
+import { chargeDate, isRecurringFrequency, toIsoDate, type RecurringFrequency } from './calendar';
 import { createPlanForFirstDonation } from './plans';
 
 /**
@@ -23,6 +26,21 @@ export async function saveCardForRenewals(
   if (frequency === 'one-time') return undefined;
   const saved = await gateway.savePaymentMethod(card);
   return saved.status === 'saved' ? saved.paymentMethod : undefined;
+}
+
+/**
+ * The success answer of a gift that starts a plan, with `recurring: {frequency, nextChargeOn}` (the first renewal's
+ * UTC date, counted from `now` as the plan's calendar is), so the thank-you page can say `$50 monthly` and when the
+ * next charge is (issue #13). `frequency` is the gift's when its card was saved, else falsy (no plan: the answer as is).
+ */
+export function withRecurringNote(
+  answer: FinalAnswer<ProcessDonationSuccess>,
+  frequency: Frequency | false | undefined,
+  now: Date,
+): FinalAnswer<ProcessDonationSuccess> {
+  if (!frequency || !isRecurringFrequency(frequency)) return answer;
+  const recurring = { frequency, nextChargeOn: chargeDate(toIsoDate(now), frequency, 1) };
+  return { ...answer, body: { ...answer.body, data: { ...answer.body.data, recurring } } };
 }
 
 /**

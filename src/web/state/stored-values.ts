@@ -4,6 +4,7 @@ import { FREQUENCIES } from '../../shared/frequencies';
 import { hasWholeCents, MAX_AMOUNT_DOLLARS, MIN_AMOUNT_DOLLARS } from '../../shared/money';
 import type { SessionValidator } from './session-store';
 import { isReceiptUrl } from '../../shared/receipt-link';
+import { RECURRING_DATE_PATTERN } from '../../shared/recurring';
 
 /*
  * NOTE: checks of what sessionStorage holds, written without zod. The store provider runs on
@@ -40,11 +41,21 @@ function isDonationSelection(value: unknown): value is DonationSelection {
   );
 }
 
-/** True for a stored result: `{amount, donorName, transactionId, isTestPayment}`, with a receipt link or not, and nothing else. */
+/** True for a recurring gift's `{frequency, nextChargeOn}` (issue #13). */
+function isRecurringNote(value: unknown): boolean {
+  if (!isPlainObject(value) || !hasExactKeys(value, ['frequency', 'nextChargeOn'])) return false;
+  return (value.frequency === 'monthly' || value.frequency === 'yearly') && typeof value.nextChargeOn === 'string' && RECURRING_DATE_PATTERN.test(value.nextChargeOn);
+}
+
+/**
+ * True for a stored result: `{amount, donorName, transactionId, isTestPayment}`, with a receipt link or not, with a
+ * recurring gift's note or not, and nothing else.
+ */
 function isDonationResult(value: unknown): value is DonationResult {
-  const keys = ['amount', 'donorName', 'transactionId', 'isTestPayment'];
-  if (!isPlainObject(value) || !hasExactKeys(value, Object.hasOwn(value, 'receiptUrl') ? [...keys, 'receiptUrl'] : keys)) return false;
+  const keys = ['amount', 'donorName', 'transactionId', 'isTestPayment', ...['receiptUrl', 'recurring'].filter((key) => isPlainObject(value) && Object.hasOwn(value, key))];
+  if (!isPlainObject(value) || !hasExactKeys(value, keys)) return false;
   if (Object.hasOwn(value, 'receiptUrl') && !isReceiptUrl(value.receiptUrl)) return false;
+  if (Object.hasOwn(value, 'recurring') && !isRecurringNote(value.recurring)) return false;
   return (
     typeof value.amount === 'number' &&
     Number.isFinite(value.amount) &&

@@ -1,15 +1,26 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { DonationResult } from '../../../shared/donation';
+import { FREQUENCY_ADJECTIVES } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
+
+const nextChargeFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * The donation's details on the thank-you page (spec section 2): amount, donor name and
- * transaction ID, as a description list.
+ * transaction ID, as a description list; a monthly or yearly gift also says so (`Recurring gift: $50 monthly`) and
+ * when its next charge is (issue #13).
  */
 export function DonationReceipt({ result }: { result: DonationResult }) {
+  const { recurring } = result;
   const rows = [
     { term: 'Amount', value: formatDollars(result.amount) },
+    ...(recurring
+      ? [
+          { term: 'Recurring gift', value: `${formatDollars(result.amount)} ${FREQUENCY_ADJECTIVES[recurring.frequency]}` },
+          { term: 'Next charge', value: nextChargeFormat.format(new Date(`${recurring.nextChargeOn}T00:00:00Z`)) },
+        ]
+      : []),
     { term: 'Donor', value: result.donorName },
     { term: 'Transaction ID', value: result.transactionId },
   ];
