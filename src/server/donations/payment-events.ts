@@ -10,7 +10,8 @@ import {
   markDonationRefunded,
   type IntentDonation,
 } from './intent-ledger';
-import { DonationTransitionError, markDonationFailed, markDonationSucceeded } from './repository';
+import { markSucceededAndStartPlan } from '../recurring/first-payment';
+import { DonationTransitionError, markDonationFailed } from './repository';
 
 /**
  * What a gateway's webhook tells the ledger (issue #11), in the gateway's neutral terms; the Stripe webhook
@@ -53,14 +54,16 @@ async function forwardOnly(move: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** The effect of `event` on `donation`, in the caller's transaction; true when the donation changed. */
-async function effect(tx: Database, donation: IntentDonation, event: PaymentEvent, intent: PaymentIntent | undefined): Promise<boolean> {
+/** The effect of `event` on `donation`, in the caller's transaction (`gateway` names the gateway that sent it); true when the donation changed. */
+async function effect(tx: Database, donation: IntentDonation, event: PaymentEvent, intent: PaymentIntent | undefined, gateway: string): Promise<boolean> {
   switch (event.kind) {
     case 'payment_succeeded': {
       if (!intent?.charge) return false;
       const outcome = { ...intent.charge, isTestPayment: intent.isTestPayment };
       const answer = succeededAnswer({ ...donation, ...outcome });
-      return forwardOnly(() => markDonationSucceeded(tx, donation.id, outcome, answer, ['pending', 'failed']));
+      // NOTE: a recurring gift whose browser never came back still gets its plan (issue #13), with the card the intent saved.
+      const plan = { saved: intent.savedPaymentMethod, gateway, now: new Date() };
+      return forwardOnly(() => markSucceededAndStartPlan(tx, donation.id, outcome, answer, plan, ['pending', 'failed']));
     }
     case 'payment_failed':
       return forwardOnly(() => markDonationFailed(tx, donation.id, event, declinedAnswer(event.message)));
@@ -95,7 +98,7 @@ export async function applyPaymentEvent(deps: PaymentEventDeps, source: PaymentE
     if (event.kind === 'ignored') return 'unchanged';
     const donation = await findDonationByPaymentIntent(tx, event.paymentIntentId);
     if (!donation) return 'no_donation';
-    return (await effect(tx, donation, event, intent)) ? 'applied' : 'unchanged';
+    return (await effect(tx, donation, event, intent, deps.gateway.name)) ? 'applied' : 'unchanged';
   });
   const paymentIntentId = event.kind === 'ignored' ? undefined : event.paymentIntentId;
   const level = outcome === 'no_donation' ? 'warn' : 'info';

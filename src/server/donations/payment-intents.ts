@@ -20,11 +20,13 @@ import {
 } from '../errors';
 import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idempotency-key';
 import { findIdempotencyKey, storeCompletedIdempotencyKey } from '../idempotency/repository';
-import { gatewayIdempotencyKey, type PaymentGateway, type PaymentIntent } from '../payments/gateway';
+import { gatewayIdempotencyKey, type PaymentGateway, type PaymentIntent, type SavedPaymentMethod } from '../payments/gateway';
 import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer, type FinalAnswer } from './answers';
 import { findOrCreateIntentDonation, type IntentDonation } from './intent-ledger';
 import { toPendingDonation } from './pending-donation';
-import { DonationTransitionError, markDonationFailed, markDonationSucceeded } from './repository';
+import { DonationTransitionError, markDonationFailed } from './repository';
+import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
+import type { Frequency } from '../../shared/frequencies';
 
 /**
  * The spec's two payment-intent endpoints (spec section 7; issue #11), in both modes, on one ledger:
@@ -89,6 +91,8 @@ export async function createDonationPaymentIntent(
       description: describe(request.donation),
       idempotencyKey: gatewayIdempotencyKey(donationId),
       metadata: { donationId },
+      // A monthly or yearly gift's card is saved for its renewals (issue #13).
+      ...(request.donation && request.donation.frequency !== 'one-time' ? { setupFutureUsage: 'off_session' as const } : {}),
     });
   } catch (error) {
     log.error({ err: error, donationId }, 'Payment intent not created; nothing charged');
@@ -132,11 +136,18 @@ async function recordIntentOutcome(
   db: Database,
   donation: IntentDonation,
   intent: PaymentIntent,
+  plan: { saved: SavedPaymentMethod | undefined; gateway: string; frequency: Frequency },
 ): Promise<IntentAnswer<ProcessDonationSuccess>> {
   try {
     if (intent.status === 'succeeded' && intent.charge) {
-      const answer = succeededAnswer({ ...donation, ...intent.charge, isTestPayment: intent.isTestPayment });
-      await markDonationSucceeded(db, donation.id, { ...intent.charge, isTestPayment: intent.isTestPayment }, answer, ['pending', 'failed']);
+      // NOTE: a recurring gift's plan starts in the transaction of its success (issue #13; recurring/first-payment.ts).
+      const saved = intent.savedPaymentMethod ?? plan.saved;
+      const now = new Date();
+      const answer = withRecurringNote(succeededAnswer({ ...donation, ...intent.charge, isTestPayment: intent.isTestPayment }), saved && plan.frequency, now);
+      await markSucceededAndStartPlan(db, donation.id, { ...intent.charge, isTestPayment: intent.isTestPayment }, answer, { saved, gateway: plan.gateway, now }, [
+        'pending',
+        'failed',
+      ]);
       return { ...answer, replayed: false };
     }
     if (intent.status === 'requires_payment_method' && intent.lastDecline) {
@@ -218,14 +229,13 @@ export async function confirmDonation(
   const recorded = recordedAnswer(donation);
   if (recorded) return { ...recorded, replayed: true };
 
+  let saved: SavedPaymentMethod | undefined;
   if (card && intent.status === 'requires_payment_method') {
     try {
-      intent = await gateway.confirmPaymentIntent(paymentIntentId, {
-        number: card.number,
-        expiryMonth: Number(card.expiryMonth),
-        expiryYear: Number(card.expiryYear),
-        cvc: card.cvv,
-      });
+      const serverCard = { number: card.number, expiryMonth: Number(card.expiryMonth), expiryYear: Number(card.expiryYear), cvc: card.cvv };
+      // Test mode: a recurring gift's card is vaulted before it is charged, as process-donation does (issue #13).
+      saved = await saveCardForRenewals(gateway, donationData.frequency, serverCard);
+      intent = await gateway.confirmPaymentIntent(paymentIntentId, serverCard);
     } catch (error) {
       log.error({ err: error, donationId: donation.id, paymentIntentId }, 'Payment intent confirmation failed; outcome unknown, left for the reconciler');
       return failure(503, PAYMENT_BEING_CONFIRMED_MESSAGE, { retryAfterSeconds: RETRY_AFTER_SECONDS.beingConfirmed });
@@ -234,7 +244,7 @@ export async function confirmDonation(
 
   let answer: IntentAnswer<ProcessDonationSuccess>;
   try {
-    answer = await recordIntentOutcome(db, donation, intent);
+    answer = await recordIntentOutcome(db, donation, intent, { saved, gateway: gateway.name, frequency: donationData.frequency });
   } catch (error) {
     log.error({ err: error, donationId: donation.id, paymentIntentId }, 'Payment intent outcome not recorded; left for the reconciler');
     return failure(503, PAYMENT_BEING_CONFIRMED_MESSAGE, { retryAfterSeconds: RETRY_AFTER_SECONDS.beingConfirmed });

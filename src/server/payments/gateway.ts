@@ -102,6 +102,8 @@ export interface PaymentIntent {
   lastDecline: { declineCode: string; message: string } | undefined;
   /** True when no real money moves (test mode, or Stripe's test keys). */
   isTestPayment: boolean;
+  /** The card saved for later charges, once an intent created with `setupFutureUsage` succeeded (issue #13). */
+  savedPaymentMethod?: SavedPaymentMethod;
 }
 
 /** A payment intent to create (spec section 7, `POST /api/create-payment-intent`). */
@@ -116,6 +118,11 @@ export interface CreatePaymentIntentRequest {
   idempotencyKey: string;
   /** Kept on the intent (Stripe `metadata`), e.g. `{donationId}`. */
   metadata: Record<string, string>;
+  /**
+   * `off_session` to save the card for later charges made by the server (a recurring gift's first payment; issue #13):
+   * Stripe attaches it to a new Customer (`setup_future_usage`). The test gateway saves cards with savePaymentMethod.
+   */
+  setupFutureUsage?: 'off_session';
 }
 
 /** A refund to make: all of the intent's charge, or `amountCents` of it. */

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_PATHS, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME } from '../../shared/api';
 import { donations, receipts, recurringPlans } from '../db/schema';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { chargeDate, toIsoDate } from './calendar';
@@ -55,6 +56,20 @@ describe('a monthly or yearly gift that succeeds', () => {
     expect(JSON.stringify(plan)).not.toContain('5555555555554444');
     const [first] = await t.db.select().from(donations).where(eq(donations.id, plan?.firstDonationId ?? ''));
     expect(first).toMatchObject({ status: 'succeeded', recurringPlanId: plan?.id, recurringPeriod: 0, recurringAttempt: 1 });
+  });
+
+  it('made through create-payment-intent and confirm-donation (test mode), creates its plan too', async () => {
+    const submission = validSubmission({ amount: 30, frequency: 'monthly' });
+    const { amount, creditCard: _card, ...details } = submission;
+    const csrf = await t.csrf();
+    const post = (url: string, payload: object) =>
+      t.app.inject({ method: 'POST', url, headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token }, payload });
+    const created = await post(API_PATHS.createPaymentIntent, { amount, donation: details });
+    const { paymentIntentId } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
+    const confirmed = await post(API_PATHS.confirmDonation, { paymentIntentId, donationData: submission });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ data: { recurring: { frequency: 'monthly' } } });
+    expect(await plans()).toMatchObject([{ status: 'active', amountCents: 3000, cardLast4: '4242', paymentMethodId: expect.stringMatching(/^pm_test_/) }]);
   });
 
   it('a yearly gift renews a year later', async () => {

@@ -46,7 +46,7 @@ export function withRecurringNote(
 /**
  * Marks `donationId` succeeded (markDonationSucceeded: its receipt and the answer to replay) and, when `saved` is
  * given, creates the donation's plan (anchored on `now`'s UTC date) in the SAME transaction. Resolves with the
- * receipt number and the plan's first renewal date (undefined without a plan). Throws as markDonationSucceeded does;
+ * receipt number and the plan's first renewal date (undefined without a plan). `from` as markDonationSucceeded's. Throws as markDonationSucceeded does;
  * any error rolls back all of it.
  */
 export async function markSucceededAndStartPlan(
@@ -55,11 +55,12 @@ export async function markSucceededAndStartPlan(
   outcome: { transactionId: string; cardBrand: CardBrand; last4: string; isTestPayment: boolean },
   answer: StoredAnswer,
   plan: { saved: SavedPaymentMethod | undefined; gateway: string; now: Date },
+  from: readonly ('pending' | 'failed')[] = ['pending'],
 ): Promise<{ receiptNumber: string; nextChargeOn: string | undefined }> {
   const { saved } = plan;
-  if (!saved) return { ...(await markDonationSucceeded(db, donationId, outcome, answer)), nextChargeOn: undefined };
+  if (!saved) return { ...(await markDonationSucceeded(db, donationId, outcome, answer, from)), nextChargeOn: undefined };
   return db.transaction(async (tx) => {
-    const marked = await markDonationSucceeded(tx, donationId, outcome, answer);
+    const marked = await markDonationSucceeded(tx, donationId, outcome, answer, from);
     const created = await createPlanForFirstDonation(tx, {
       firstDonationId: donationId,
       paymentMethod: saved,

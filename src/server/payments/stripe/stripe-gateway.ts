@@ -11,6 +11,7 @@ import {
   type PaymentIntentStatus,
   type Refund,
   type RefundRequest,
+  type SavedPaymentMethod,
   type SavedPaymentMethodChargeRequest,
   type SavedPaymentMethodChargeResult,
   type SavePaymentMethodResult,
@@ -77,7 +78,20 @@ export function toPaymentIntent(intent: Stripe.PaymentIntent): PaymentIntent {
       ? { declineCode: error.decline_code ?? error.code ?? 'card_declined', message: error.message ?? GENERIC_DECLINE_MESSAGE }
       : undefined,
     isTestPayment: !intent.livemode,
+    savedPaymentMethod: savedPaymentMethodOf(intent, card),
   };
+}
+
+/**
+ * The card a succeeded intent saved for off-session charges (`setup_future_usage: 'off_session'` on a Customer;
+ * issue #13): the PaymentMethod and Customer ids, and the card's brand, last4 and expiry from the charge. Undefined
+ * for an intent that saved nothing.
+ */
+function savedPaymentMethodOf(intent: Stripe.PaymentIntent, card: Stripe.Charge.PaymentMethodDetails.Card | null | undefined): SavedPaymentMethod | undefined {
+  const paymentMethodId = typeof intent.payment_method === 'string' ? intent.payment_method : intent.payment_method?.id;
+  const customerId = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+  if (intent.status !== 'succeeded' || intent.setup_future_usage !== 'off_session' || !paymentMethodId || !customerId || !card) return undefined;
+  return { paymentMethodId, customerId, cardBrand: toCardBrand(card.brand), last4: card.last4 ?? '0000', expiryMonth: card.exp_month, expiryYear: card.exp_year };
 }
 
 /** True for Stripe's answer to an id it does not know (`resource_missing`, 404). */
@@ -151,12 +165,17 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     chargeSavedPaymentMethod: (request) => chargeSavedCardOffSession(stripe, request),
 
     async createPaymentIntent(request: CreatePaymentIntentRequest): Promise<PaymentIntent> {
+      // NOTE: a card saved for a recurring gift's renewals belongs to a Customer (issue #13); one per first payment.
+      const customer = request.setupFutureUsage
+        ? await stripe.customers.create({ metadata: request.metadata }, { idempotencyKey: `${request.idempotencyKey}-customer` })
+        : undefined;
       const intent = await stripe.paymentIntents.create(
         {
           amount: request.amountCents,
           currency: request.currency.toLowerCase(),
           description: request.description,
           metadata: request.metadata,
+          ...(customer ? { customer: customer.id, setup_future_usage: request.setupFutureUsage } : {}),
           // NOTE: no method that leaves the page (the form confirms with `redirect: 'if_required'` and never handles a return).
           automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
         },

@@ -1,0 +1,129 @@
+import { asc, eq } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_PATHS, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME } from '../../src/shared/api';
+import type { DonationSubmissionInput } from '../../src/shared/donation';
+import { donations, mailOutbox, recurringPlans } from '../../src/server/db/schema';
+import { manualClock } from '../../src/server/mail/clock';
+import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
+import { toIsoDate } from '../../src/server/recurring/calendar';
+import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
+import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+
+/**
+ * Recurring gifts in Stripe mode against the Stripe API stand-in (issue #13): the first payment saves the card on a
+ * Stripe Customer (`setup_future_usage: 'off_session'`), the plan names that Customer and PaymentMethod, the billing
+ * runner's renewal is an off-session payment intent our server creates and confirms, and a card whose bank asks for
+ * authentication (`authentication_required`) leaves the plan past due and e-mails the donor.
+ */
+
+let standIn: StripeApiStandIn;
+let t: TestApp;
+let csrf: CsrfCredentials;
+let stripe: Stripe;
+const clock = manualClock();
+
+beforeAll(async () => {
+  standIn = await startStripeApiStandIn();
+  t = await createTestApp({
+    clock,
+    env: {
+      PAYMENT_GATEWAY: 'stripe',
+      STRIPE_SECRET_KEY: standIn.secretKey,
+      STRIPE_PUBLISHABLE_KEY: standIn.publishableKey,
+      STRIPE_WEBHOOK_SECRET: 'whsec_test_reef_donations_recurring',
+      STRIPE_API_URL: standIn.url,
+      STRIPE_JS_URL: standIn.stripeJsUrl,
+    },
+    gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
+  });
+  csrf = await t.csrf();
+  const url = new URL(standIn.url);
+  stripe = new Stripe(standIn.secretKey, { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
+});
+afterAll(async () => {
+  await t?.close();
+  await standIn?.close();
+});
+beforeEach(async () => {
+  await t.reset();
+  clock.set(new Date());
+});
+
+const post = (url: string, body: unknown) =>
+  t.app.inject({ method: 'POST', url, headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token }, payload: body as object });
+
+/** The submission without amount and card, as the Stripe-mode form sends it. */
+function detailsOf(submission: DonationSubmissionInput) {
+  const { amount: _amount, creditCard: _card, ...details } = submission;
+  return details;
+}
+
+/** A monthly gift paid in the browser (Stripe.js confirms with `cardNumber`), then confirmed by the page; returns the answer. */
+async function giveMonthly(cardNumber: string) {
+  const submission = validSubmission({ amount: 30, frequency: 'monthly' });
+  const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: detailsOf(submission) });
+  const { paymentIntentId, clientSecret } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
+  const body = new URLSearchParams({
+    key: standIn.publishableKey,
+    client_secret: clientSecret,
+    'payment_method_data[type]': 'card',
+    'payment_method_data[card][number]': cardNumber,
+    'payment_method_data[card][exp_month]': '12',
+    'payment_method_data[card][exp_year]': String(new Date().getFullYear() + 2),
+    'payment_method_data[card][cvc]': '123',
+    return_url: 'http://127.0.0.1/donate/thank-you',
+  });
+  await fetch(`${standIn.url}/v1/payment_intents/${paymentIntentId}/confirm`, { method: 'POST', body });
+  return post(API_PATHS.confirmDonation, { paymentIntentId, donationData: { ...detailsOf(submission), amount: submission.amount } });
+}
+
+/** The one plan. */
+const thePlan = async () => (await t.db.select().from(recurringPlans).orderBy(asc(recurringPlans.createdAt)))[0];
+
+describe('a monthly gift in Stripe mode', () => {
+  it('saves the card on a Stripe Customer with the first payment, and the renewal is an off-session payment intent on it', async () => {
+    const confirmed = await giveMonthly('4242424242424242');
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json()).toMatchObject({ data: { amount: 30, recurring: { frequency: 'monthly' } } });
+    const plan = await thePlan();
+    expect(plan).toMatchObject({ status: 'active', gateway: 'stripe', cardBrand: 'visa', cardLast4: '4242', anchorDate: toIsoDate(clock.now()) });
+    expect(plan?.customerId).toMatch(/^cus_/);
+    expect(plan?.paymentMethodId).toMatch(/^pm_/);
+    const saved = await stripe.customers.listPaymentMethods(plan?.customerId ?? '');
+    expect(saved.data.map((method) => method.id)).toContain(plan?.paymentMethodId);
+
+    clock.set(new Date(`${plan?.nextChargeOn}T00:00:00Z`));
+    expect(await t.app.billing.run()).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    const [renewal] = await t.db.select().from(donations).where(eq(donations.recurringPeriod, 1));
+    expect(renewal).toMatchObject({ status: 'succeeded', amountCents: 3000, gateway: 'stripe', cardLast4: '4242' });
+    expect(renewal?.gatewayTransactionId).toMatch(/^(ch|py)_/);
+    // The same run again charges nothing (the plan moved to its next period; the key would replay anyway).
+    expect(await t.app.billing.run()).toEqual({ charged: 0, failed: 0, skipped: 0 });
+  });
+
+  it('a renewal the bank wants authenticated (authentication_required) charges nothing, leaves the plan past due and e-mails the donor', async () => {
+    expect((await giveMonthly('4242424242424242')).statusCode).toBe(200);
+    const plan = await thePlan();
+    // The donor's card becomes one whose bank asks for 3-D Secure on every payment (Stripe's 4000 0027 6000 3184).
+    const card = new URLSearchParams({
+      key: standIn.publishableKey,
+      type: 'card',
+      'card[number]': '4000002760003184',
+      'card[exp_month]': '12',
+      'card[exp_year]': String(new Date().getFullYear() + 2),
+      'card[cvc]': '123',
+    });
+    const method = (await (await fetch(`${standIn.url}/v1/payment_methods`, { method: 'POST', body: card })).json()) as { id: string };
+    const attached = await stripe.paymentMethods.attach(method.id, { customer: plan?.customerId ?? '' });
+    await t.db.update(recurringPlans).set({ paymentMethodId: attached.id }).where(eq(recurringPlans.id, plan?.id ?? ''));
+
+    clock.set(new Date(`${plan?.nextChargeOn}T00:00:00Z`));
+    expect(await t.app.billing.run()).toEqual({ charged: 0, failed: 1, skipped: 0 });
+    expect(await thePlan()).toMatchObject({ status: 'past_due', retryCount: 1 });
+    const [renewal] = await t.db.select().from(donations).where(eq(donations.recurringPeriod, 1));
+    expect(renewal).toMatchObject({ status: 'failed', declineCode: 'authentication_required' });
+    const kinds = (await t.db.select({ kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.recurringPlanId, plan?.id ?? ''))).map((row) => row.kind);
+    expect(kinds.sort()).toEqual(['renewal_failed', 'renewal_needs_authentication']);
+  });
+});
