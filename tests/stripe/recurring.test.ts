@@ -17,6 +17,7 @@ import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/strip
  * authentication (`authentication_required`) leaves the plan past due and e-mails the donor.
  */
 
+const WEBHOOK_SECRET = 'whsec_test_reef_donations_recurring';
 let standIn: StripeApiStandIn;
 let t: TestApp;
 let csrf: CsrfCredentials;
@@ -31,7 +32,7 @@ beforeAll(async () => {
       PAYMENT_GATEWAY: 'stripe',
       STRIPE_SECRET_KEY: standIn.secretKey,
       STRIPE_PUBLISHABLE_KEY: standIn.publishableKey,
-      STRIPE_WEBHOOK_SECRET: 'whsec_test_reef_donations_recurring',
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_URL: standIn.url,
       STRIPE_JS_URL: standIn.stripeJsUrl,
     },
@@ -59,8 +60,8 @@ function detailsOf(submission: DonationSubmissionInput) {
   return details;
 }
 
-/** A monthly gift paid in the browser (Stripe.js confirms with `cardNumber`), then confirmed by the page; returns the answer. */
-async function giveMonthly(cardNumber: string) {
+/** A monthly gift paid in the browser (Stripe.js confirms with `cardNumber`); returns the intent and the page's confirmation. */
+async function payMonthly(cardNumber: string) {
   const submission = validSubmission({ amount: 30, frequency: 'monthly' });
   const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: detailsOf(submission) });
   const { paymentIntentId, clientSecret } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
@@ -75,7 +76,12 @@ async function giveMonthly(cardNumber: string) {
     return_url: 'http://127.0.0.1/donate/thank-you',
   });
   await fetch(`${standIn.url}/v1/payment_intents/${paymentIntentId}/confirm`, { method: 'POST', body });
-  return post(API_PATHS.confirmDonation, { paymentIntentId, donationData: { ...detailsOf(submission), amount: submission.amount } });
+  return { paymentIntentId, confirm: () => post(API_PATHS.confirmDonation, { paymentIntentId, donationData: { ...detailsOf(submission), amount: submission.amount } }) };
+}
+
+/** A monthly gift paid in the browser and confirmed by the page; returns the page's answer. */
+async function giveMonthly(cardNumber: string) {
+  return (await payMonthly(cardNumber)).confirm();
 }
 
 /** The one plan. */
@@ -125,5 +131,20 @@ describe('a monthly gift in Stripe mode', () => {
     expect(renewal).toMatchObject({ status: 'failed', declineCode: 'authentication_required' });
     const kinds = (await t.db.select({ kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.recurringPlanId, plan?.id ?? ''))).map((row) => row.kind);
     expect(kinds.sort()).toEqual(['renewal_failed', 'renewal_needs_authentication']);
+  });
+
+  it('a donor who closes the page after paying still gets the plan: the webhook records the success and creates it', async () => {
+    const { paymentIntentId } = await payMonthly('5555555555554444');
+    const event = [...standIn.events].reverse().find((candidate) => candidate.type === 'payment_intent.succeeded' && (candidate.data.object as { id?: string }).id === paymentIntentId);
+    if (!event) throw new Error('no payment_intent.succeeded event');
+    const signature = stripe.webhooks.generateTestHeaderString({ payload: JSON.stringify(event), secret: WEBHOOK_SECRET });
+    const delivered = await t.app.inject({
+      method: 'POST',
+      url: API_PATHS.stripeWebhook,
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      payload: JSON.stringify(event),
+    });
+    expect(delivered.statusCode).toBe(200);
+    expect(await thePlan()).toMatchObject({ status: 'active', gateway: 'stripe', cardBrand: 'mastercard', cardLast4: '4444', customerId: expect.stringMatching(/^cus_/) });
   });
 });
