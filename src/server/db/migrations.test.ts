@@ -46,6 +46,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0004_receipts_and_mail_outbox': '192f8c42213d3875a61946b53aa9fa66476c6d3ce8d6383949a818e04932006d',
   '0005_payment_intents_refunds_disputes': '7a1ab9a7a7076bf6bc1c5abd2d2779e31151ee1b8130405f38aa481d68ad1778',
   '0006_recurring_plans': '4730ffa742967010918e95fe48788afe8ed6f1d55a98a6959aaf25d02abcd958',
+  '0007_card_expiring_reminders': '068e0914e8d1e200683066a689a32d2f1369649e49bfdca884cb72a87fe1781f',
 };
 
 describe('migrations from an empty database', () => {

@@ -229,9 +229,10 @@ export const RECEIPT_MAIL_KINDS = ['receipt', 'receipt_void', 'receipt_links', '
 /**
  * E-mail about a recurring plan (issue #13), each naming its plan: a renewal declined (the first failure of a
  * period), the plan paused after its last retry failed, a change the donor made (confirmed by e-mail), the
- * manage links asked for on /donate/manage, and a renewal that needs the donor to authenticate (Stripe mode).
+ * manage links asked for on /donate/manage, a renewal that needs the donor to authenticate (Stripe mode), and the
+ * reminder 30 days before the saved card expires (migration 0007).
  */
-export const RECURRING_MAIL_KINDS = ['renewal_failed', 'plan_paused', 'plan_changed', 'manage_links', 'renewal_needs_authentication'] as const;
+export const RECURRING_MAIL_KINDS = ['renewal_failed', 'plan_paused', 'plan_changed', 'manage_links', 'renewal_needs_authentication', 'card_expiring'] as const;
 /** One of {@link RECURRING_MAIL_KINDS}. */
 export type RecurringMailKind = (typeof RECURRING_MAIL_KINDS)[number];
 

@@ -216,3 +216,22 @@ describe('receipts of a plan', () => {
     }
   });
 });
+
+describe('a saved card about to expire', () => {
+  it('gets its donor one reminder with the manage link, 30 days before the end of its expiry month', async () => {
+    const plan = await startPlan('2027-01-31T15:00:00Z');
+    await t.db.update(recurringPlans).set({ cardExpiryMonth: 6, cardExpiryYear: 2027 }).where(eq(recurringPlans.id, plan.id));
+    const reminders = async () => (await t.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'card_expiring'))).length;
+    await runAt('2027-05-31T23:59:59Z');
+    expect(await reminders()).toBe(0);
+    await runAt('2027-06-01T00:00:00Z');
+    await runAt('2027-06-15T00:00:00Z');
+    expect(await reminders()).toBe(1);
+    expect(await t.app.mail.relayDue()).toMatchObject({ failed: 0 });
+    const [mail] = await Promise.all(
+      (await readdir(mailDir)).filter((file) => file.includes('card_expiring')).map(async (file) => simpleParser(await readFile(path.join(mailDir, file)))),
+    );
+    expect(mail?.subject).toBe('The card of your $30.00 USD monthly gift expires soon');
+    expect(mail?.html).toMatch(/\/donate\/manage\/[\w-]+\.\d+\.[\w-]{32}/);
+  });
+});

@@ -7,7 +7,7 @@ import { markDonationFailed, markDonationSucceeded } from '../donations/reposito
 import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway, SavedPaymentMethodChargeResult } from '../payments/gateway';
 import { nextDunningStep } from './dunning';
-import { resumeEndedPauses } from './manage';
+import { remindExpiringCards, resumeEndedPauses } from './manage';
 import { claimDuePlans, findOrCreateRenewalDonation, planDonorEmail, scheduleOf, settlePlanPeriod } from './plans';
 
 /**
@@ -131,13 +131,14 @@ async function billPlan(deps: BillingDeps, plan: RecurringPlanRow, now: Date): P
 
 /**
  * One billing run at `now` (the injected clock's, or an operator's `asOf`): resumes the plans whose pause until a
- * date has come (resumeEndedPauses), then claims the plans due in batches and
+ * date has come (resumeEndedPauses), reminds the donors whose card expires within 30 days (remindExpiringCards), then claims the plans due in batches and
  * bills each once per run (a plan behind by several periods catches up one period per run). Resolves with what it
  * did; rejects when the database fails (the next run starts over; leases expire).
  */
 export async function runBilling(deps: BillingDeps, now: Date): Promise<BillingReport> {
   const report: BillingReport = { charged: 0, failed: 0, skipped: 0 };
   await resumeEndedPauses(deps.db, now);
+  await remindExpiringCards(deps.db, now);
   const seen: string[] = [];
   for (;;) {
     const batch = await claimDuePlans(deps.db, { now, leaseMs: BILLING_LEASE_MS, limit: BATCH_SIZE, exclude: seen });

@@ -35,6 +35,7 @@ const SUBJECTS: Record<Exclude<RecurringMailKind, 'manage_links'>, (amount: stri
   plan_paused: (amount) => `Your ${amount} gift is paused`,
   plan_changed: (amount) => `Your recurring gift was changed: now ${amount}`,
   renewal_needs_authentication: (amount) => `Please confirm your ${amount} gift`,
+  card_expiring: (amount) => `The card of your ${amount} gift expires soon`,
 };
 
 const renderParts = async (element: ReactElement) => {

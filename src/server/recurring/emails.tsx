@@ -33,6 +33,13 @@ const WORDING: Record<Exclude<RecurringMailKind, 'manage_links'>, { heading: str
     heading: 'Please confirm your recurring gift',
     body: (amount) => [`Your bank asks you to confirm the payment of your ${amount} gift. Nothing was charged yet.`, 'Open the link below to confirm it.'],
   },
+  card_expiring: {
+    heading: 'Your card expires soon',
+    body: (amount) => [
+      `The card of your ${amount} gift expires at the end of its expiry month, within 30 days.`,
+      'To keep your gift going, update your card with the link below.',
+    ],
+  },
 };
 
 /** The lines of a plan as a two-column table. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { amountError } from '../../shared/amounts';
 import { centsToDollars, dollarsToCents } from '../../shared/money';
 import { PAUSE_DATE_IN_PAST_MESSAGE, type ManagedPlan, type PlanChange } from '../../shared/recurring-api';
@@ -122,6 +122,36 @@ export async function resumeEndedPauses(db: Database, now: Date): Promise<number
       .where(and(eq(recurringPlans.id, plan.id), eq(recurringPlans.status, 'paused')));
   }
   return ended.length;
+}
+
+/** How long before a saved card expires its donor is reminded, in days (issue #13: "30 days before a saved card expires"). */
+export const CARD_EXPIRY_REMINDER_DAYS = 30;
+
+/**
+ * Enqueues the `card_expiring` reminder (with the manage link) of every active or past-due plan whose saved card
+ * expires (at the end of its expiry month, UTC) within {@link CARD_EXPIRY_REMINDER_DAYS} days of `now` and has not
+ * expired yet; once per saved card (the dedupe key names the card's reference). Run by each billing run. Resolves with
+ * how many were enqueued.
+ */
+export async function remindExpiringCards(db: Database, now: Date): Promise<number> {
+  const expiresAt = sql`(make_date(${recurringPlans.cardExpiryYear}, ${recurringPlans.cardExpiryMonth}, 1) + interval '1 month')::timestamptz`;
+  const due = await db
+    .select({ plan: recurringPlans, recipient: donations.donorEmail })
+    .from(recurringPlans)
+    .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
+    .where(
+      and(
+        inArray(recurringPlans.status, ['active', 'past_due']),
+        sql`${expiresAt} - make_interval(days => ${CARD_EXPIRY_REMINDER_DAYS}) <= ${now.toISOString()}::timestamptz`,
+        sql`${expiresAt} > ${now.toISOString()}::timestamptz`,
+      ),
+    );
+  let queued = 0;
+  for (const { plan, recipient } of due) {
+    const dedupeKey = `card_expiring:${plan.id}:${plan.paymentMethodId}`;
+    if (await enqueueMail(db, { kind: 'card_expiring', dedupeKey, recipient, recurringPlanId: plan.id })) queued += 1;
+  }
+  return queued;
 }
 
 /** A plan as the manage page shows it (amounts in dollars), with its charges, newest first (each on its period's date). */

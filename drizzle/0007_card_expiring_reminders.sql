@@ -1,0 +1,4 @@
+ALTER TABLE "mail_outbox" DROP CONSTRAINT "mail_outbox_kind_check";--> statement-breakpoint
+ALTER TABLE "mail_outbox" DROP CONSTRAINT "mail_outbox_recurring_plan_check";--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD CONSTRAINT "mail_outbox_kind_check" CHECK ("mail_outbox"."kind" IN ('receipt', 'receipt_void', 'receipt_links', 'year_end_statement', 'renewal_failed', 'plan_paused', 'plan_changed', 'manage_links', 'renewal_needs_authentication', 'card_expiring'));--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD CONSTRAINT "mail_outbox_recurring_plan_check" CHECK ("mail_outbox"."kind" NOT IN ('renewal_failed', 'plan_paused', 'plan_changed', 'renewal_needs_authentication', 'card_expiring') OR "mail_outbox"."recurring_plan_id" IS NOT NULL);
