@@ -48,6 +48,7 @@ describe('loadConfig', () => {
         taxStatement: DEFAULT_RECEIPT_TAX_STATEMENT,
       },
       adminToken: undefined,
+      billing: { intervalMs: 60_000, retryDays: [1, 3, 7] },
     });
   });
 
