@@ -52,6 +52,11 @@ export default defineConfig({
       // are side-effect free, so /donate, which imports only constants and plain functions from
       // those modules, ships without zod (the bundle budget, issue #5).
       treeshake: { manualPureFunctions: ['z'] },
+      // NOTE: every module /donate loads at start ('$initial': the entry and its static imports) in ONE chunk. Left to
+      // itself, rolldown makes a common chunk for each set of lazy screens that shares modules with /donate (MUI's
+      // inputs: the form, receipts and manage screens), so each new screen could split /donate's code further; four
+      // chunks cost 1.6 kB gzip more than the same code in one, over the 150 kB budget (issue #5).
+      output: { codeSplitting: { groups: [{ name: 'landing', tags: ['$initial'] }] } },
     },
   },
 });
