@@ -58,6 +58,11 @@ export interface StripeCheckoutProviderProps {
   nonce: string | undefined;
   /** The gift in cents (deferred intent creation: the Elements group's amount). */
   amountCents: number;
+  /**
+   * True for a monthly or yearly gift: the card is saved for renewals (`setupFutureUsage: 'off_session'`), as the
+   * server's payment intent says (issue #13); Stripe.js refuses a confirm when the two differ.
+   */
+  recurring: boolean;
   /** Stripe's Appearance API, from the site's theme. */
   appearance: StripeElementsOptions['appearance'];
   children: (checkout: StripeCheckout) => ReactNode;
@@ -65,12 +70,15 @@ export interface StripeCheckoutProviderProps {
 
 /**
  * Loads Stripe.js from the deployment's `stripeJsUrl` and renders `children` inside an `<Elements>` group of deferred
- * intent creation (`mode: 'payment'`, the amount in cents, USD; Stripe: "Collect payment details before creating an
- * Intent"), handing them the {@link StripeCheckout}.
+ * intent creation (`mode: 'payment'`, the amount in cents, USD, and the card saved for renewals of a recurring gift;
+ * Stripe: "Collect payment details before creating an Intent"), handing them the {@link StripeCheckout}.
  */
-export function StripeCheckoutProvider({ payments, nonce, amountCents, appearance, children }: StripeCheckoutProviderProps) {
+export function StripeCheckoutProvider({ payments, nonce, amountCents, recurring, appearance, children }: StripeCheckoutProviderProps) {
   const { stripe, failed } = useStripeJs(payments, nonce);
-  const options = useMemo<StripeElementsOptions>(() => ({ mode: 'payment', amount: amountCents, currency: 'usd', appearance }), [amountCents, appearance]);
+  const options = useMemo<StripeElementsOptions>(
+    () => ({ mode: 'payment', amount: amountCents, currency: 'usd', appearance, ...(recurring ? { setupFutureUsage: 'off_session' as const } : {}) }),
+    [amountCents, recurring, appearance],
+  );
   return (
     <Elements stripe={stripe} options={options}>
       <CheckoutBridge loadFailed={failed}>{children}</CheckoutBridge>

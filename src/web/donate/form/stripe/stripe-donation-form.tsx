@@ -99,7 +99,7 @@ export function StripeDonationForm({ selection, payments }: { selection: Donatio
   );
   return (
     <Suspense fallback={<PageLoading />}>
-      <StripeCheckoutProvider payments={payments} nonce={nonce} amountCents={dollarsToCents(selection.amount)} appearance={appearance}>
+      <StripeCheckoutProvider payments={payments} nonce={nonce} amountCents={dollarsToCents(selection.amount)} recurring={selection.frequency !== 'one-time'} appearance={appearance}>
         {(checkout) => <StripeCheckoutForm selection={selection} checkout={checkout} />}
       </StripeCheckoutProvider>
     </Suspense>
