@@ -1,4 +1,4 @@
-import { MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
+import { MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
 import { ManagedPlanAnswerSchema, type ManagedPlan, type PlanChange } from '../../../shared/recurring-api';
 import { apiFetch } from '../../api/api-client';
 
@@ -47,11 +47,3 @@ export function changePlan(token: string, change: PlanChange): Promise<ManageOut
   return outcomeOf(apiFetch(planPath(token), { method: 'POST', json: change }));
 }
 
-/** Asks for the manage links of `email`; true for the 202 the server answers for every address. Never rejects. */
-export async function requestManageLinks(email: string): Promise<boolean> {
-  try {
-    return (await apiFetch(MANAGE_LINKS_API_PATH, { method: 'POST', json: { email } })).status === 202;
-  } catch {
-    return false;
-  }
-}
