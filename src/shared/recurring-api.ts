@@ -45,7 +45,8 @@ export const ManagedPlanAnswerSchema = z.object({ success: z.literal(true), data
 
 /**
  * A change the donor asks for (POST /api/recurring/manage/:token): the amount (from the next charge), the cause, a
- * pause (until a date, or until resumed), resume, a new card (the spec's card fields, test mode), or cancel.
+ * pause (until a date, or until resumed), resume, a new card (the spec's card fields in test mode; in Stripe mode the
+ * id of the SetupIntent the page confirmed with Stripe.js, `seti_...`), or cancel.
  */
 export const PlanChangeSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('change_amount'), amount: AmountDollarsSchema }),
@@ -53,6 +54,7 @@ export const PlanChangeSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('pause'), until: IsoDateSchema.optional() }),
   z.strictObject({ action: z.literal('resume') }),
   z.strictObject({ action: z.literal('update_card'), creditCard: CreditCardSchema }),
+  z.strictObject({ action: z.literal('use_setup_intent'), setupIntentId: z.string().regex(/^seti_\w{1,200}$/) }),
   z.strictObject({ action: z.literal('cancel') }),
 ]);
 /** A change of a plan. */
@@ -67,6 +69,15 @@ export const MANAGE_LINKS_CONFIRMATION =
 
 /** 202 of POST /api/recurring/manage-links. */
 export const ManageLinksAcceptedSchema = z.object({ success: z.literal(true), message: z.literal(MANAGE_LINKS_CONFIRMATION) });
+
+/**
+ * 200 of POST /api/recurring/manage/:token/card-setup (Stripe mode): the client secret of a SetupIntent for the plan's
+ * Customer, which the page confirms with the Payment Element (`stripe.confirmSetup`) before posting its id.
+ */
+export const CardSetupAnswerSchema = z.object({ success: z.literal(true), data: z.object({ clientSecret: z.string() }) });
+
+/** 400 (fieldErrors.setupIntentId) of a SetupIntent that has not saved a card on the plan's Customer. */
+export const SETUP_INTENT_NOT_SAVED_MESSAGE = 'Your new card was not saved. Please enter it again.';
 
 /** 409 of a change the plan's status does not allow (resume an active plan; anything once cancelled). */
 export const PLAN_CHANGE_NOT_ALLOWED_MESSAGE = 'This change is not possible for your gift as it stands. Reload the page to see it.';

@@ -15,6 +15,9 @@ export const MANAGE_PLAN_PAGE_PATH = `${MANAGE_PAGE_PATH}/:token`;
 /** The API of a plan's manage page: GET reads the plan (changes nothing), POST changes it (CSRF-checked). */
 export const MANAGE_PLAN_API_PATH = '/api/recurring/manage/:token';
 
+/** The API that starts a new card in Stripe mode: POST (CSRF-checked) creates a SetupIntent for the plan's Customer. */
+export const MANAGE_CARD_SETUP_API_PATH = `${MANAGE_PLAN_API_PATH}/card-setup`;
+
 /** The API where a donor asks for their manage links (POST `{email}`, 202 whatever the address). */
 export const MANAGE_LINKS_API_PATH = '/api/recurring/manage-links';
 

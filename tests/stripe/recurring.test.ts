@@ -3,10 +3,13 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME } from '../../src/shared/api';
 import type { DonationSubmissionInput } from '../../src/shared/donation';
+import { MANAGE_CARD_SETUP_API_PATH, MANAGE_PLAN_API_PATH } from '../../src/shared/recurring';
+import { CardSetupAnswerSchema, SETUP_INTENT_NOT_SAVED_MESSAGE } from '../../src/shared/recurring-api';
 import { donations, mailOutbox, recurringPlans } from '../../src/server/db/schema';
 import { manualClock } from '../../src/server/mail/clock';
 import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { toIsoDate } from '../../src/server/recurring/calendar';
+import { createManageLinkSigner } from '../../src/server/recurring/manage-link';
 import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 
@@ -14,7 +17,8 @@ import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/strip
  * Recurring gifts in Stripe mode against the Stripe API stand-in (issue #13): the first payment saves the card on a
  * Stripe Customer (`setup_future_usage: 'off_session'`), the plan names that Customer and PaymentMethod, the billing
  * runner's renewal is an off-session payment intent our server creates and confirms, and a card whose bank asks for
- * authentication (`authentication_required`) leaves the plan past due and e-mails the donor.
+ * authentication (`authentication_required`) leaves the plan past due and e-mails the donor. A donor's new card is
+ * saved with a SetupIntent the page confirms with Stripe.js, which the server retrieves from Stripe itself.
  */
 
 const WEBHOOK_SECRET = 'whsec_test_reef_donations_recurring';
@@ -146,5 +150,97 @@ describe('a monthly gift in Stripe mode', () => {
     });
     expect(delivered.statusCode).toBe(200);
     expect(await thePlan()).toMatchObject({ status: 'active', gateway: 'stripe', cardBrand: 'mastercard', cardLast4: '4444', customerId: expect.stringMatching(/^cus_/) });
+  });
+});
+
+/** The card fields Stripe.js's Payment Element sends with a confirm of `number`, with the publishable key. */
+function browserCard(number: string, clientSecret: string) {
+  return new URLSearchParams({
+    key: standIn.publishableKey,
+    client_secret: clientSecret,
+    'payment_method_data[type]': 'card',
+    'payment_method_data[card][number]': number,
+    'payment_method_data[card][exp_month]': '11',
+    'payment_method_data[card][exp_year]': String(new Date().getFullYear() + 3),
+    'payment_method_data[card][cvc]': '123',
+  });
+}
+
+describe('a new card in Stripe mode (the manage page)', () => {
+  /** The manage token of the one plan. */
+  const tokenOf = async () => createManageLinkSigner(t.config.cookieSecret).sign((await thePlan())?.id ?? '', clock.now());
+  const planPath = (token: string) => MANAGE_PLAN_API_PATH.replace(':token', token);
+
+  /** What the page does: asks for a SetupIntent, confirms it in the browser with `number`, and posts its id. */
+  async function updateCard(token: string, number: string) {
+    const setup = await post(MANAGE_CARD_SETUP_API_PATH.replace(':token', token), {});
+    expect(setup.statusCode).toBe(200);
+    const { clientSecret } = CardSetupAnswerSchema.parse(setup.json()).data;
+    const setupIntentId = clientSecret.split('_secret_')[0] ?? '';
+    const confirmed = await fetch(`${standIn.url}/v1/setup_intents/${setupIntentId}/confirm`, { method: 'POST', body: browserCard(number, clientSecret) });
+    return { confirmed, answer: await post(planPath(token), { action: 'use_setup_intent', setupIntentId }) };
+  }
+
+  it('saves the card of a confirmed SetupIntent on the plan, e-mails the donor, and a past-due plan is charged with it at the next retry', async () => {
+    expect((await giveMonthly('4242424242424242')).statusCode).toBe(200);
+    const token = await tokenOf();
+    const before = await thePlan();
+    // First a card that attaches but declines every charge (4000 0000 0000 0341): the renewal fails, the plan is past due.
+    const failing = await updateCard(token, '4000000000000341');
+    expect(failing.answer.statusCode).toBe(200);
+    expect(failing.answer.json()).toMatchObject({ data: { card: { brand: 'visa', last4: '0341', expiryMonth: 11 } } });
+    const withFailing = await thePlan();
+    expect(withFailing?.customerId).toBe(before?.customerId);
+    expect(withFailing?.paymentMethodId).not.toBe(before?.paymentMethodId);
+    clock.set(new Date(`${before?.nextChargeOn}T00:00:00Z`));
+    expect(await t.app.billing.run()).toEqual({ charged: 0, failed: 1, skipped: 0 });
+    const pastDue = await thePlan();
+    expect(pastDue).toMatchObject({ status: 'past_due' });
+
+    // The donor gives a working card: the next retry charges it.
+    const working = await updateCard(token, '5555555555554444');
+    expect(working.answer.statusCode).toBe(200);
+    expect(working.answer.json()).toMatchObject({ data: { status: 'past_due', card: { brand: 'mastercard', last4: '4444' } } });
+    clock.set(pastDue?.nextAttemptAt ?? new Date());
+    expect(await t.app.billing.run()).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    expect(await thePlan()).toMatchObject({ status: 'active', cardLast4: '4444' });
+    const renewals = await t.db.select().from(donations).where(eq(donations.recurringPeriod, 1));
+    expect(renewals.map((renewal) => [renewal.status, renewal.cardLast4]).sort()).toEqual([['failed', '0341'], ['succeeded', '4444']]);
+    const kinds = (await t.db.select({ kind: mailOutbox.kind }).from(mailOutbox).where(eq(mailOutbox.recurringPlanId, before?.id ?? ''))).map((row) => row.kind);
+    expect(kinds.filter((kind) => kind === 'plan_changed')).toHaveLength(2);
+  });
+
+  it('refuses a SetupIntent that has not succeeded or belongs to another Customer, and changes nothing', async () => {
+    expect((await giveMonthly('4242424242424242')).statusCode).toBe(200);
+    const token = await tokenOf();
+    const before = await thePlan();
+    const refusal = { fieldErrors: { setupIntentId: SETUP_INTENT_NOT_SAVED_MESSAGE } };
+
+    const unconfirmed = await stripe.setupIntents.create({ customer: before?.customerId ?? '' });
+    const notConfirmed = await post(planPath(token), { action: 'use_setup_intent', setupIntentId: unconfirmed.id });
+    expect(notConfirmed.statusCode).toBe(400);
+    expect(notConfirmed.json()).toMatchObject(refusal);
+
+    const stranger = await stripe.customers.create({});
+    const theirs = await stripe.setupIntents.create({ customer: stranger.id });
+    await fetch(`${standIn.url}/v1/setup_intents/${theirs.id}/confirm`, { method: 'POST', body: browserCard('5555555555554444', theirs.client_secret ?? '') });
+    expect((await stripe.setupIntents.retrieve(theirs.id)).status).toBe('succeeded');
+    const otherCustomer = await post(planPath(token), { action: 'use_setup_intent', setupIntentId: theirs.id });
+    expect(otherCustomer.statusCode).toBe(400);
+    expect(otherCustomer.json()).toMatchObject(refusal);
+
+    const unknown = await post(planPath(token), { action: 'use_setup_intent', setupIntentId: 'seti_unknown' });
+    expect(unknown.statusCode).toBe(400);
+    expect(await thePlan()).toMatchObject({ paymentMethodId: before?.paymentMethodId, cardLast4: '4242' });
+  });
+
+  it('asks for the CSRF token and a valid link before creating a SetupIntent, and never for a cancelled plan', async () => {
+    expect((await giveMonthly('4242424242424242')).statusCode).toBe(200);
+    const token = await tokenOf();
+    const setupPath = MANAGE_CARD_SETUP_API_PATH.replace(':token', token);
+    expect((await t.app.inject({ method: 'POST', url: setupPath, payload: {} })).statusCode).toBe(403);
+    expect((await post(MANAGE_CARD_SETUP_API_PATH.replace(':token', `${token}x`), {})).statusCode).toBe(404);
+    expect((await post(planPath(token), { action: 'cancel' })).statusCode).toBe(200);
+    expect((await post(setupPath, {})).statusCode).toBe(409);
   });
 });

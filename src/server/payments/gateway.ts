@@ -200,6 +200,29 @@ export interface ChargeNeedsAuthentication {
   isTestPayment: boolean;
 }
 
+/**
+ * A SetupIntent (Stripe's https://docs.stripe.com/api/setup_intents): the browser confirms it with a new card, which
+ * the gateway saves on the Customer for off-session charges without charging it (a donor's new card; issue #13).
+ */
+export interface SetupIntent {
+  /** The gateway's id (`seti_...`). */
+  id: string;
+  /** What the browser confirms the intent with (Stripe.js); never logged or stored. */
+  clientSecret: string;
+  /** The Customer the card is saved on (`cus_...`). */
+  customerId: string | undefined;
+  /** The card saved, once the intent succeeded; undefined before (or when it saved nothing). */
+  savedPaymentMethod: SavedPaymentMethod | undefined;
+}
+
+/** Raised by a gateway that saves cards from card data on the server (the test gateway) when asked for a SetupIntent. */
+export class SetupIntentsUnsupportedError extends Error {
+  constructor(gatewayName: string) {
+    super(`The ${gatewayName} gateway saves cards with savePaymentMethod, not SetupIntents`);
+    this.name = 'SetupIntentsUnsupportedError';
+  }
+}
+
 /** Outcome of {@link PaymentGateway.chargeSavedPaymentMethod}: succeeded, declined, or waiting for the donor to authenticate. */
 export type SavedPaymentMethodChargeResult = ChargeResult | ChargeNeedsAuthentication;
 
@@ -220,7 +243,10 @@ export type SavedPaymentMethodChargeResult = ChargeResult | ChargeNeedsAuthentic
  * - `savePaymentMethod` keeps a card for later charges: only when `acceptsCardData` (the test gateway vaults a
  *   token); otherwise it rejects with {@link CardDataRefusedError} (Stripe saves the card in the browser);
  * - `chargeSavedPaymentMethod` charges a saved method off-session under an idempotency key (a repeat answers the
- *   first result and charges nothing).
+ *   first result and charges nothing);
+ * - `createSetupIntent` creates a SetupIntent for a Customer's new card, and `retrieveSetupIntent` resolves with it as
+ *   it stands (undefined for an unknown id): only when not `acceptsCardData` (Stripe saves the card in the browser);
+ *   otherwise they reject with {@link SetupIntentsUnsupportedError}.
  * Every method rejects when the outcome is unknown (network failure, timeout, gateway error).
  */
 export interface PaymentGateway {
@@ -238,6 +264,8 @@ export interface PaymentGateway {
   refund(request: RefundRequest): Promise<Refund>;
   savePaymentMethod(card: ChargeCard): Promise<SavePaymentMethodResult>;
   chargeSavedPaymentMethod(request: SavedPaymentMethodChargeRequest): Promise<SavedPaymentMethodChargeResult>;
+  createSetupIntent(customerId: string): Promise<SetupIntent>;
+  retrieveSetupIntent(setupIntentId: string): Promise<SetupIntent | undefined>;
 }
 
 /**

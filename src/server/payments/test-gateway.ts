@@ -1,14 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
 import { memoryChargeLedger, type ChargeLedger, type ChargeRecord } from './charge-ledger';
-import type {
-  ChargeCard,
-  ChargeDeclined,
-  ChargeLookup,
-  ChargeRequest,
-  ChargeResult,
-  PaymentGateway,
-  SavedPaymentMethodChargeRequest,
+import {
+  SetupIntentsUnsupportedError,
+  type ChargeCard,
+  type ChargeDeclined,
+  type ChargeLookup,
+  type ChargeRequest,
+  type ChargeResult,
+  type PaymentGateway,
+  type SavedPaymentMethodChargeRequest,
 } from './gateway';
 import { createTestPaymentIntents } from './test-payment-intents';
 import { ATTACHES_THEN_DECLINES_CARD, decideSavedCharge, vaultTestCard } from './test-vault';
@@ -211,5 +212,8 @@ export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLe
     charges: () => ledger.list(),
     savePaymentMethod: async (card: ChargeCard) => vaultTestCard(card, (checked) => decide(checked, now())),
     chargeSavedPaymentMethod,
+    // NOTE: the test gateway takes the card on the server (savePaymentMethod); SetupIntents are Stripe's browser flow.
+    createSetupIntent: () => Promise.reject(new SetupIntentsUnsupportedError('test')),
+    retrieveSetupIntent: () => Promise.reject(new SetupIntentsUnsupportedError('test')),
   };
 }

@@ -27,5 +27,7 @@ export function withGatewayTimeout(gateway: PaymentGateway, timeoutMs: number): 
     refund: (request) => withinMs(gateway.refund(request), timeoutMs),
     savePaymentMethod: (card) => withinMs(gateway.savePaymentMethod(card), timeoutMs),
     chargeSavedPaymentMethod: (request) => withinMs(gateway.chargeSavedPaymentMethod(request), timeoutMs),
+    createSetupIntent: (customerId) => withinMs(gateway.createSetupIntent(customerId), timeoutMs),
+    retrieveSetupIntent: (id) => withinMs(gateway.retrieveSetupIntent(id), timeoutMs),
   };
 }

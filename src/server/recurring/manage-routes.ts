@@ -2,14 +2,16 @@ import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api';
-import { MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
+import { MANAGE_CARD_SETUP_API_PATH, MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import {
+  CardSetupAnswerSchema,
   MANAGE_LINKS_CONFIRMATION,
   ManageLinksAcceptedSchema,
   ManageLinksRequestSchema,
   ManagedPlanAnswerSchema,
   PLAN_CHANGE_NOT_ALLOWED_MESSAGE,
   PlanChangeSchema,
+  SETUP_INTENT_NOT_SAVED_MESSAGE,
 } from '../../shared/recurring-api';
 import type { CapabilitySigner } from '../capability-link';
 import type { Database } from '../db/client';
@@ -82,8 +84,8 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
   /**
    * POST /api/recurring/manage/:token `PlanChangeSchema`: changes the plan (amount from the next charge, cause, pause
    * until a date or until resumed, resume, a new card, cancel), confirmed by e-mail (see applyPlanChange). Answers
-   * 200 with the plan as changed; 400 bad input (fieldErrors), or card data in Stripe mode (its card is updated through
-   * Stripe); 402 a card the gateway refused (its message); 403 CSRF; 404 a bad token; 409 a change the plan's status
+   * 200 with the plan as changed; 400 bad input (fieldErrors), card data in Stripe mode (its card is updated through
+   * Stripe), a SetupIntent in test mode, or one that saved no card on the plan's Customer (`setupIntentId`); 402 a card the gateway refused (its message); 403 CSRF; 404 a bad token; 409 a change the plan's status
    * does not allow (resume an active plan; anything once cancelled); 413/415; 429 the per-IP limits; 500.
    */
   app.post(
@@ -113,6 +115,9 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       if (change.action === 'update_card' && !gateway.acceptsCardData) {
         return reply.code(400).send(apiError(CARD_DATA_REFUSED_MESSAGE, { creditCard: CARD_DATA_REFUSED_MESSAGE }));
       }
+      if (change.action === 'use_setup_intent' && gateway.acceptsCardData) {
+        return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { setupIntentId: SETUP_INTENT_NOT_SAVED_MESSAGE }));
+      }
       const outcome = await applyPlanChange({ db, gateway, minAmountCents }, plan.id, change, clock.now());
       request.log.info({ plan: { planId: plan.id, action: change.action, outcome: outcome.status } }, 'Recurring plan change');
       switch (outcome.status) {
@@ -125,6 +130,43 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         case 'card_declined':
           return reply.code(402).send(apiError(outcome.message));
       }
+    },
+  );
+
+  /**
+   * POST /api/recurring/manage/:token/card-setup `{}` (Stripe mode; issue #13): creates a SetupIntent for the plan's
+   * Customer (off-session use) and answers 200 `{clientSecret}`, which the page confirms with the Payment Element
+   * before posting `{action: 'use_setup_intent', setupIntentId}`; the card goes to Stripe only. 400 in test mode (the
+   * card fields post the card); 403 CSRF; 404 a bad token; 409 a cancelled plan or one without a Customer; 413/415;
+   * 429; 500 (Stripe unreachable).
+   */
+  app.post(
+    MANAGE_CARD_SETUP_API_PATH,
+    {
+      schema: {
+        params: TokenParamsSchema,
+        body: z.strictObject({}),
+        response: {
+          200: CardSetupAnswerSchema,
+          400: ApiErrorSchema,
+          403: ApiErrorSchema,
+          404: ApiErrorSchema,
+          409: ApiErrorSchema,
+          413: ApiErrorSchema,
+          415: ApiErrorSchema,
+          429: ApiErrorSchema,
+          500: ApiErrorSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const plan = await planOf(request.params.token);
+      if (!plan) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      if (gateway.acceptsCardData) return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE));
+      if (plan.status === 'cancelled' || !plan.customerId) return reply.code(409).send(apiError(PLAN_CHANGE_NOT_ALLOWED_MESSAGE));
+      const intent = await gateway.createSetupIntent(plan.customerId);
+      request.log.info({ plan: { planId: plan.id, setupIntentId: intent.id } }, 'Card setup started');
+      return reply.code(200).send({ success: true, data: { clientSecret: intent.clientSecret } });
     },
   );
 

@@ -1,7 +1,7 @@
 import { asc, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME } from '../../shared/api';
-import { managePlanPagePath, MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
+import { managePlanPagePath, MANAGE_CARD_SETUP_API_PATH, MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import { MANAGE_LINKS_CONFIRMATION, PLAN_CHANGE_NOT_ALLOWED_MESSAGE } from '../../shared/recurring-api';
 import { createCapabilitySigner } from '../capability-link';
 import { mailOutbox, recurringPlans } from '../db/schema';
@@ -91,6 +91,13 @@ describe('changing a plan', () => {
     const { token } = await startPlan();
     expect((await change(token, { action: 'cancel' }, null)).statusCode).toBe(403);
     expect((await read(token)).json()).toMatchObject({ data: { status: 'active' } });
+  });
+
+  it('refuses Stripe SetupIntents in test mode (the card fields post the card)', async () => {
+    const { token } = await startPlan();
+    const setup = await t.app.inject({ method: 'POST', url: MANAGE_CARD_SETUP_API_PATH.replace(':token', token), headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token }, payload: {} });
+    expect(setup.statusCode).toBe(400);
+    expect((await change(token, { action: 'use_setup_intent', setupIntentId: 'seti_123' })).statusCode).toBe(400);
   });
 
   it('changes the amount from the next charge and the cause, each confirmed by e-mail', async () => {

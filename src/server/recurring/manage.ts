@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { amountError } from '../../shared/amounts';
 import { centsToDollars, dollarsToCents } from '../../shared/money';
-import { PAUSE_DATE_IN_PAST_MESSAGE, type ManagedPlan, type PlanChange } from '../../shared/recurring-api';
+import { PAUSE_DATE_IN_PAST_MESSAGE, SETUP_INTENT_NOT_SAVED_MESSAGE, type ManagedPlan, type PlanChange } from '../../shared/recurring-api';
 import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanStatus } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
@@ -21,6 +21,7 @@ const ALLOWED_FROM: Record<PlanChange['action'], readonly RecurringPlanStatus[]>
   change_amount: ['active', 'past_due', 'paused'],
   change_cause: ['active', 'past_due', 'paused'],
   update_card: ['active', 'past_due', 'paused'],
+  use_setup_intent: ['active', 'past_due', 'paused'],
   pause: ['active', 'past_due', 'paused'],
   resume: ['paused'],
   cancel: ['active', 'past_due', 'paused'],
@@ -48,6 +49,7 @@ function changesOf(change: PlanChange, plan: RecurringPlanRow, today: string, sa
     case 'change_cause':
       return { cause: change.cause };
     case 'update_card':
+    case 'use_setup_intent':
       return saved ? cardColumnsOf(saved) : {};
     case 'pause':
       return { status: 'paused' as const, pastDueSince: null, retryCount: 0, pausedUntil: change.until ?? null };
@@ -68,31 +70,47 @@ function inputError(change: PlanChange, minAmountCents: number, today: string): 
   return undefined;
 }
 
+/** The refusal of a SetupIntent that saved no card on the plan's Customer (`fieldErrors.setupIntentId`). */
+const SETUP_INTENT_NOT_SAVED = { status: 'invalid', field: 'setupIntentId', message: SETUP_INTENT_NOT_SAVED_MESSAGE } as const;
+
 /**
- * Applies `change` to plan `planId` at `now`: checks the input, saves a new card with the gateway first (test mode:
- * a vaulted token; a refused card changes nothing), then, in ONE transaction, locks the plan, checks that its status
- * allows the change, writes it and enqueues the `plan_changed` e-mail. A past-due plan keeps its retry date: a new
- * card is charged at the next retry. Rejects when the database or the gateway fails.
+ * The new card of a card change, saved before the transaction: test mode vaults the card data (a refused card is
+ * `card_declined`); Stripe mode retrieves the SetupIntent the page confirmed from Stripe itself (one that has not
+ * succeeded is `invalid`). Resolves `{}` for other changes; rejects when the gateway fails.
+ */
+async function newCardOf(gateway: PaymentGateway, change: PlanChange): Promise<{ saved?: SavedPaymentMethod; refused?: PlanChangeOutcome }> {
+  if (change.action === 'use_setup_intent') {
+    const intent = await gateway.retrieveSetupIntent(change.setupIntentId);
+    return intent?.savedPaymentMethod ? { saved: intent.savedPaymentMethod } : { refused: SETUP_INTENT_NOT_SAVED };
+  }
+  if (change.action !== 'update_card') return {};
+  const { creditCard } = change;
+  const result = await gateway.savePaymentMethod({
+    number: creditCard.number,
+    expiryMonth: Number(creditCard.expiryMonth),
+    expiryYear: Number(creditCard.expiryYear),
+    cvc: creditCard.cvv,
+  });
+  return result.status === 'declined' ? { refused: { status: 'card_declined', message: result.message } } : { saved: result.paymentMethod };
+}
+
+/**
+ * Applies `change` to plan `planId` at `now`: checks the input, saves a new card with the gateway first (newCardOf;
+ * a refused card changes nothing), then, in ONE transaction, locks the plan, checks that its status allows the change
+ * (and that a SetupIntent's card is on the plan's own Customer), writes it and enqueues the `plan_changed` e-mail. A
+ * past-due plan keeps its retry date: a new card is charged at the next retry. Rejects when the database or the
+ * gateway fails.
  */
 export async function applyPlanChange(deps: PlanChangeDeps, planId: string, change: PlanChange, now: Date): Promise<PlanChangeOutcome> {
   const today = toIsoDate(now);
-  const refused = inputError(change, deps.minAmountCents, today);
-  if (refused) return { status: 'invalid', ...refused };
-  let saved: SavedPaymentMethod | undefined;
-  if (change.action === 'update_card') {
-    const { creditCard } = change;
-    const result = await deps.gateway.savePaymentMethod({
-      number: creditCard.number,
-      expiryMonth: Number(creditCard.expiryMonth),
-      expiryYear: Number(creditCard.expiryYear),
-      cvc: creditCard.cvv,
-    });
-    if (result.status === 'declined') return { status: 'card_declined', message: result.message };
-    saved = result.paymentMethod;
-  }
+  const invalid = inputError(change, deps.minAmountCents, today);
+  if (invalid) return { status: 'invalid', ...invalid };
+  const { saved, refused } = await newCardOf(deps.gateway, change);
+  if (refused) return refused;
   return deps.db.transaction(async (tx): Promise<PlanChangeOutcome> => {
     const [plan] = await tx.select().from(recurringPlans).where(eq(recurringPlans.id, planId)).for('update');
     if (!plan || !ALLOWED_FROM[change.action].includes(plan.status)) return { status: 'not_allowed' };
+    if (change.action === 'use_setup_intent' && saved?.customerId !== plan.customerId) return SETUP_INTENT_NOT_SAVED;
     const [changed] = await tx
       .update(recurringPlans)
       .set({ ...changesOf(change, plan, today, saved), updatedAt: sql`now()` })

@@ -15,6 +15,7 @@ import {
   type SavedPaymentMethodChargeRequest,
   type SavedPaymentMethodChargeResult,
   type SavePaymentMethodResult,
+  type SetupIntent,
 } from '../gateway';
 
 /**
@@ -94,6 +95,25 @@ function savedPaymentMethodOf(intent: Stripe.PaymentIntent, card: Stripe.Charge.
   return { paymentMethodId, customerId, cardBrand: toCardBrand(card.brand), last4: card.last4 ?? '0000', expiryMonth: card.exp_month, expiryYear: card.exp_year };
 }
 
+/**
+ * Our view of a Stripe SetupIntent retrieved with `expand: ['payment_method']` (issue #13, a donor's new card): the
+ * card it saved (PaymentMethod, Customer, brand, last4, expiry) once `succeeded` on a Customer, undefined before.
+ */
+export function toSetupIntent(intent: Stripe.SetupIntent): SetupIntent {
+  const method = typeof intent.payment_method === 'object' ? intent.payment_method : null;
+  const customerId = typeof intent.customer === 'string' ? intent.customer : intent.customer?.id;
+  const card = method?.card;
+  return {
+    id: intent.id,
+    clientSecret: intent.client_secret ?? '',
+    customerId,
+    savedPaymentMethod:
+      intent.status === 'succeeded' && method && card && customerId
+        ? { paymentMethodId: method.id, customerId, cardBrand: toCardBrand(card.brand), last4: card.last4, expiryMonth: card.exp_month, expiryYear: card.exp_year }
+        : undefined,
+  };
+}
+
 /** True for Stripe's answer to an id it does not know (`resource_missing`, 404). */
 const isMissing = (error: unknown) =>
   error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'resource_missing' || error.statusCode === 404);
@@ -147,6 +167,8 @@ export async function chargeSavedCardOffSession(stripe: Stripe, request: SavedPa
  * Stripe's Dashboard) and the
  * request's metadata; `retrievePaymentIntent` answers undefined for an unknown id; `retrieveCharge` and
  * `charge` and `confirmPaymentIntent` reject (card data never reaches this server; intents are looked up by id).
+ * SetupIntents (a donor's new card; issue #13) are created for off-session use on the plan's Customer, without
+ * redirecting methods, and retrieved with their PaymentMethod (undefined for an unknown id).
  * Every other Stripe error rejects as the SDK raised it (the outcome is then unknown to the caller).
  */
 export function createStripeGateway(options: StripeGatewayOptions): PaymentGateway {
@@ -187,6 +209,25 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined> {
       try {
         return toPaymentIntent(await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] }));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async createSetupIntent(customerId: string): Promise<SetupIntent> {
+      const intent = await stripe.setupIntents.create({
+        customer: customerId,
+        usage: 'off_session',
+        // NOTE: the manage page confirms with `redirect: 'if_required'` and never handles a return, as the form.
+        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+      });
+      return toSetupIntent(intent);
+    },
+
+    async retrieveSetupIntent(setupIntentId: string): Promise<SetupIntent | undefined> {
+      try {
+        return toSetupIntent(await stripe.setupIntents.retrieve(setupIntentId, { expand: ['payment_method'] }));
       } catch (error) {
         if (isMissing(error)) return undefined;
         throw error;
