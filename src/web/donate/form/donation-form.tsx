@@ -1,7 +1,11 @@
+import { lazy, Suspense } from 'react';
 import type { DonationSelection } from '../../../shared/donation';
+import { PageLoading } from '../../components/page-loading';
 import { getSiteConfig } from '../../config/site-config';
 import { CardDonationForm } from './card-donation-form';
-import { StripeDonationForm } from './stripe/stripe-donation-form';
+
+// NOTE: lazily, so test mode loads none of the Stripe-mode modules, which the manage page's card form shares (issue #13).
+const StripeDonationForm = lazy(() => import('./stripe/stripe-donation-form').then((module) => ({ default: module.StripeDonationForm })));
 
 /**
  * The donation form (spec sections 2, 4 and 5) in the deployment's payment mode (issue #11): the spec's own card
@@ -11,5 +15,9 @@ import { StripeDonationForm } from './stripe/stripe-donation-form';
 export function DonationForm({ selection }: { selection: DonationSelection }) {
   const { payments } = getSiteConfig();
   if (payments.gateway === 'test') return <CardDonationForm selection={selection} />;
-  return <StripeDonationForm selection={selection} payments={payments} />;
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <StripeDonationForm selection={selection} payments={payments} />
+    </Suspense>
+  );
 }

@@ -1,5 +1,5 @@
-import { MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
-import { ManagedPlanAnswerSchema, type ManagedPlan, type PlanChange } from '../../../shared/recurring-api';
+import { MANAGE_CARD_SETUP_API_PATH, MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
+import { CardSetupAnswerSchema, ManagedPlanAnswerSchema, type ManagedPlan, type PlanChange } from '../../../shared/recurring-api';
 import { apiFetch } from '../../api/api-client';
 
 /**
@@ -47,3 +47,19 @@ export function changePlan(token: string, change: PlanChange): Promise<ManageOut
   return outcomeOf(apiFetch(planPath(token), { method: 'POST', json: change }));
 }
 
+/**
+ * POST an empty body to the card-setup API of `token` (Stripe mode; issue #13): resolves with the client secret of a
+ * SetupIntent for the plan's Customer, or `{message}` for the donor when the server refused or could not be reached.
+ */
+export async function startCardSetup(token: string): Promise<{ clientSecret: string } | { message: string }> {
+  try {
+    const response = await apiFetch(MANAGE_CARD_SETUP_API_PATH.replace(':token', encodeURIComponent(token)), { method: 'POST', json: {} });
+    const body = (await response.json().catch(() => undefined)) as unknown;
+    const answer = CardSetupAnswerSchema.safeParse(body);
+    if (response.ok && answer.success) return answer.data.data;
+    if (response.status === 404) return { message: MANAGE_LINK_INVALID_MESSAGE };
+    return { message: (body as { error?: string } | undefined)?.error ?? MANAGE_FAILED_MESSAGE };
+  } catch {
+    return { message: MANAGE_FAILED_MESSAGE };
+  }
+}

@@ -68,7 +68,7 @@ export function ManagePlanPage() {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ severity: 'success' | 'error'; text: string }>();
   const noticeRef = useRef<HTMLDivElement>(null);
-  const acceptsCard = getSiteConfig().payments.gateway === 'test';
+  const { payments } = getSiteConfig();
 
   useEffect(() => {
     let live = true;
@@ -125,7 +125,7 @@ export function ManagePlanPage() {
               {state.plan.status !== 'cancelled' && (
                 <>
                   <Divider />
-                  <PlanActions key={state.plan.status} plan={state.plan} busy={busy} run={run} acceptsCard={acceptsCard} />
+                  <PlanActions key={state.plan.status} plan={state.plan} token={token} busy={busy} run={run} payments={payments} />
                 </>
               )}
             </>

@@ -3,11 +3,16 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
 import { CAUSE_DETAILS, CAUSES, type Cause } from '../../../shared/causes';
 import type { ManagedPlan, PlanChange } from '../../../shared/recurring-api';
+import type { SiteConfig } from '../../../shared/site-config';
 import { CancelPlan } from './cancel-plan';
+import { PageLoading } from '../../components/page-loading';
 import { planAmountLabel } from './plan-format';
+
+// NOTE: lazily, so test mode loads none of the Stripe-mode modules, which the donation form's Stripe mode shares.
+const StripeCardUpdate = lazy(() => import('./stripe-card-update').then((module) => ({ default: module.StripeCardUpdate })));
 
 /** Runs a change; resolves with the field errors the server gave (none when it went through or failed otherwise). */
 export type RunChange = (change: PlanChange, done: string) => Promise<Record<string, string>>;
@@ -32,10 +37,11 @@ const row = { direction: { xs: 'column', sm: 'row' }, spacing: 1.5, useFlexGap: 
 
 /**
  * The changes a donor can make to a plan that is not cancelled (issue #13): the amount (from the next charge), the
- * cause, pause (until a date or until resumed) or resume, a new card (the spec's card fields, test mode only), and
- * cancel with one confirmation step. Every change goes through `run`, which posts it and announces the result.
+ * cause, pause (until a date or until resumed) or resume, a new card (the spec's card fields in test mode, Stripe's
+ * Payment Element in Stripe mode: see StripeCardUpdate), and cancel with one confirmation step. Every change goes
+ * through `run`, which posts it and announces the result. `token` is the plan's manage token; `payments` the site's.
  */
-export function PlanActions({ plan, busy, run, acceptsCard }: { plan: ManagedPlan; busy: boolean; run: RunChange; acceptsCard: boolean }) {
+export function PlanActions({ plan, token, busy, run, payments }: { plan: ManagedPlan; token: string; busy: boolean; run: RunChange; payments: SiteConfig['payments'] }) {
   const [amount, setAmount] = useState(String(plan.amount));
   const [cause, setCause] = useState<Cause>(plan.cause);
   const [until, setUntil] = useState('');
@@ -118,7 +124,11 @@ export function PlanActions({ plan, busy, run, acceptsCard }: { plan: ManagedPla
         </ActionForm>
       )}
 
-      {acceptsCard && (
+      {payments.gateway === 'stripe' ? (
+        <Suspense fallback={<PageLoading />}>
+          <StripeCardUpdate payments={payments} token={token} busy={busy} run={run} />
+        </Suspense>
+      ) : (
         <ActionForm title="Update your card" id="update-card" onSubmit={() => void act({ action: 'update_card', creditCard: card }, 'Your new card is saved.')}>
           <Stack spacing={1.5}>
             {cardField('number', 'Card Number', 'cc-number')}

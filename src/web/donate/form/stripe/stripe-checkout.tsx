@@ -1,5 +1,5 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import type { StripeElementsOptions, StripeError } from '@stripe/stripe-js';
+import type { SetupIntentResult, StripeElementsOptions, StripeError } from '@stripe/stripe-js';
 import { type ReactNode, useMemo, useState } from 'react';
 import type { StripePayments } from './stripe-payments';
 import { useStripeJs } from './use-stripe-js';
@@ -29,6 +29,12 @@ export interface StripeCheckout {
    * Stripe.js has loaded.
    */
   confirmPayment(clientSecret: string, returnUrl: string): Promise<{ error?: StripeError }>;
+  /**
+   * `stripe.confirmSetup` of the SetupIntent of `clientSecret` with the Payment Element's card (a `mode: 'setup'`
+   * group; issue #13), staying on the page. Resolves `{setupIntent}`, or `{error}` for a card Stripe refused. Throws
+   * before Stripe.js has loaded.
+   */
+  confirmSetup(clientSecret: string): Promise<SetupIntentResult>;
 }
 
 /** Gives `children` the {@link StripeCheckout} of the surrounding `<Elements>`. */
@@ -47,22 +53,28 @@ function CheckoutBridge({ loadFailed, children }: { loadFailed: boolean; childre
       if (!stripe || !elements) throw new Error('Stripe.js is not loaded');
       return stripe.confirmPayment({ elements, clientSecret, confirmParams: { return_url: returnUrl }, redirect: 'if_required' });
     },
+    confirmSetup: (clientSecret) => {
+      if (!stripe || !elements) throw new Error('Stripe.js is not loaded');
+      return stripe.confirmSetup({ elements, clientSecret, redirect: 'if_required' });
+    },
   };
   return children(checkout);
 }
+
+/**
+ * What the Elements group will confirm (deferred intent creation): a payment of `amountCents` (the gift in cents; with
+ * `recurring`, a monthly or yearly gift, the card is saved for renewals, `setupFutureUsage: 'off_session'`, as the
+ * server's payment intent says, issue #13: Stripe.js refuses a confirm when the two differ), or a SetupIntent that
+ * saves a donor's new card for off-session renewals (the manage page).
+ */
+export type StripeElementsIntent = { mode: 'payment'; amountCents: number; recurring: boolean } | { mode: 'setup' };
 
 /** Props of {@link StripeCheckoutProvider}. */
 export interface StripeCheckoutProviderProps {
   payments: StripePayments;
   /** The page's CSP nonce, for Stripe.js's script tag. */
   nonce: string | undefined;
-  /** The gift in cents (deferred intent creation: the Elements group's amount). */
-  amountCents: number;
-  /**
-   * True for a monthly or yearly gift: the card is saved for renewals (`setupFutureUsage: 'off_session'`), as the
-   * server's payment intent says (issue #13); Stripe.js refuses a confirm when the two differ.
-   */
-  recurring: boolean;
+  intent: StripeElementsIntent;
   /** Stripe's Appearance API, from the site's theme. */
   appearance: StripeElementsOptions['appearance'];
   children: (checkout: StripeCheckout) => ReactNode;
@@ -70,14 +82,22 @@ export interface StripeCheckoutProviderProps {
 
 /**
  * Loads Stripe.js from the deployment's `stripeJsUrl` and renders `children` inside an `<Elements>` group of deferred
- * intent creation (`mode: 'payment'`, the amount in cents, USD, and the card saved for renewals of a recurring gift;
- * Stripe: "Collect payment details before creating an Intent"), handing them the {@link StripeCheckout}.
+ * intent creation (Stripe: "Collect payment details before creating an Intent"), USD: `mode: 'payment'` with the
+ * amount in cents and the card saved for renewals of a recurring gift, or `mode: 'setup'` for off-session use. Hands
+ * `children` the {@link StripeCheckout}.
  */
-export function StripeCheckoutProvider({ payments, nonce, amountCents, recurring, appearance, children }: StripeCheckoutProviderProps) {
+export function StripeCheckoutProvider({ payments, nonce, intent, appearance, children }: StripeCheckoutProviderProps) {
   const { stripe, failed } = useStripeJs(payments, nonce);
+  const amountCents = intent.mode === 'payment' ? intent.amountCents : undefined;
+  const savesCard = intent.mode === 'setup' || intent.recurring;
   const options = useMemo<StripeElementsOptions>(
-    () => ({ mode: 'payment', amount: amountCents, currency: 'usd', appearance, ...(recurring ? { setupFutureUsage: 'off_session' as const } : {}) }),
-    [amountCents, recurring, appearance],
+    () => ({
+      ...(amountCents === undefined ? { mode: 'setup' as const } : { mode: 'payment' as const, amount: amountCents }),
+      currency: 'usd',
+      appearance,
+      ...(savesCard ? { setupFutureUsage: 'off_session' as const } : {}),
+    }),
+    [amountCents, savesCard, appearance],
   );
   return (
     <Elements stripe={stripe} options={options}>

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useTheme } from '@mui/material/styles';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { DONATION_FAILED_FALLBACK } from '../../../../shared/api';
 import type { DonationSelection } from '../../../../shared/donation';
@@ -13,14 +12,11 @@ import { PATHS } from '../../../paths';
 import { DonationFormLayout, FULL_ROW } from '../donation-form-layout';
 import { useDonationSubmit } from '../use-donation-submit';
 import { DonorDetailsFormSchema, type DonorDetailsFormValues, EMPTY_DONOR_DETAILS_FORM, toCardlessSubmission } from './donor-details-form';
+import { StripeCheckoutProvider, useStripeAppearance } from './lazy-stripe-checkout';
 import { createPaymentIntentAttempt } from './payment-intent-attempt';
 import type { StripeCheckout } from './stripe-checkout';
 import { StripePaymentField } from './stripe-payment-field';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from './stripe-payments';
-
-// NOTE: Stripe's libraries (and Stripe.js, which they load) come only with this lazy chunk, only in Stripe mode, so
-// test mode and the landing screen never fetch them (issue #11; the 150 kB budget of decision 0020).
-const StripeCheckoutProvider = lazy(() => import('./stripe-checkout').then((module) => ({ default: module.StripeCheckoutProvider })));
 
 /** Stripe.js errors after which the intent can be confirmed again with another card (Stripe: "Error types"). */
 const RETRYABLE_ON_SAME_INTENT: ReadonlySet<string> = new Set(['card_error', 'validation_error']);
@@ -82,24 +78,16 @@ function StripeCheckoutForm({ selection, checkout }: { selection: DonationSelect
  * never reaches our server (PCI DSS SAQ A).
  */
 export function StripeDonationForm({ selection, payments }: { selection: DonationSelection; payments: StripePayments }) {
-  const { palette, typography, shape } = useTheme();
   const [nonce] = useState(readCspNonce);
-  const appearance = useMemo(
-    () => ({
-      theme: 'stripe' as const,
-      variables: {
-        colorPrimary: palette.primary.main,
-        colorDanger: palette.error.main,
-        colorText: palette.text.primary,
-        fontFamily: typography.fontFamily,
-        borderRadius: `${shape.borderRadius}px`,
-      },
-    }),
-    [palette, typography, shape],
-  );
+  const appearance = useStripeAppearance();
   return (
     <Suspense fallback={<PageLoading />}>
-      <StripeCheckoutProvider payments={payments} nonce={nonce} amountCents={dollarsToCents(selection.amount)} recurring={selection.frequency !== 'one-time'} appearance={appearance}>
+      <StripeCheckoutProvider
+        payments={payments}
+        nonce={nonce}
+        intent={{ mode: 'payment', amountCents: dollarsToCents(selection.amount), recurring: selection.frequency !== 'one-time' }}
+        appearance={appearance}
+      >
         {(checkout) => <StripeCheckoutForm selection={selection} checkout={checkout} />}
       </StripeCheckoutProvider>
     </Suspense>
