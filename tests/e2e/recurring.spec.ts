@@ -1,11 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import { MANAGE_PLAN_API_PATH } from '../../src/shared/recurring';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { E2E_ADMIN_TOKEN, E2E_DATA_DIR } from './e2e-env';
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
+import { manageLinkPath, waitForReceipt } from './mail-helpers';
 import { expectNoHorizontalScroll } from './reflow-helpers';
 
 /**
@@ -16,24 +15,6 @@ import { expectNoHorizontalScroll } from './reflow-helpers';
  */
 
 const MAIL_DIR = join(E2E_DATA_DIR, 'mail');
-
-/** Waits (polling, at most 15 s) for the receipt e-mail to `address` in MAIL_DIR, and returns it. */
-async function waitForReceipt(address: string): Promise<ParsedMail> {
-  let found: ParsedMail | undefined;
-  await expect
-    .poll(
-      async () => {
-        for (const name of (await readdir(MAIL_DIR).catch(() => [] as string[])).filter((file) => file.includes('-receipt-'))) {
-          const raw = await readFile(join(MAIL_DIR, name)).catch(() => undefined);
-          if (raw?.includes(address)) found = await simpleParser(raw);
-        }
-        return found !== undefined;
-      },
-      { timeout: 15_000, message: `the receipt e-mail to ${address} in ${MAIL_DIR}` },
-    )
-    .toBe(true);
-  return found as ParsedMail;
-}
 
 /** A value of the plan's summary (a `dd` of its description list). */
 const summaryValue = (page: Page, value: string) => page.getByRole('definition').filter({ hasText: new RegExp(`^${value.replace(/[$.]/g, '\\$&')}$`) });
@@ -59,9 +40,9 @@ test('donor gives $30 monthly, manages the gift from the link in the receipt (pa
   await expect(page.getByRole('term').filter({ hasText: 'Next charge' })).toBeVisible();
 
   // The receipt e-mail says the gift recurs and carries the manage link (on PUBLIC_URL: its path is this site's).
-  const receipt = await waitForReceipt(email);
+  const receipt = await waitForReceipt(MAIL_DIR, email);
   expect(receipt.text).toMatch(/Next charge\s*\d{1,2} \w+ \d{4} \(recurring gift\)/);
-  const managePath = /https?:\/\/[^\s/]+(\/donate\/manage\/[\w.-]+)/.exec(receipt.text ?? '')?.[1];
+  const managePath = manageLinkPath(receipt);
   expect(managePath, 'a manage link in the receipt').toBeTruthy();
   const token = (managePath ?? '').split('/').at(-1) ?? '';
 

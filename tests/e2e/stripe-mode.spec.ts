@@ -7,6 +7,7 @@ import { startServerProcess, succeededDonationCount, type ServerProcess } from '
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { chooseDonation, expect, field, TEST_CARDS, test as base } from './fixtures';
+import { manageLinkPath, waitForReceipt } from './mail-helpers';
 import { tabTo } from './keyboard-helpers';
 
 /**
@@ -36,7 +37,7 @@ interface StripeSite {
   requests: Request[];
 }
 
-const test = base.extend<{ stripeApi: StripeApiStandIn; stripeServer: ServerProcess; site: StripeSite }>({
+const test = base.extend<{ stripeApi: StripeApiStandIn; dataDir: string; stripeServer: ServerProcess; site: StripeSite }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
   stripeApi: async ({}, use) => {
     const standIn = await startStripeApiStandIn();
@@ -46,34 +47,39 @@ const test = base.extend<{ stripeApi: StripeApiStandIn; stripeServer: ServerProc
       await standIn.close();
     }
   },
-  // A real server in Stripe mode on its own DATA_DIR; stopped, and its DATA_DIR removed, after the test.
-  stripeServer: async ({ stripeApi }, use, testInfo) => {
+  /** The server's DATA_DIR (its database, and its e-mails in `mail/`), removed after the test. */
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
+  dataDir: async ({}, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'donation-stripe-mode-'));
     try {
-      const server = await startServerProcess({
-        DATA_DIR: dataDir,
-        NODE_ENV: 'test',
-        RATE_LIMITS: 'off',
-        LOG_LEVEL: 'info',
-        WEB_ROOT: join(process.cwd(), 'dist', 'web'),
-        PAYMENT_GATEWAY: 'stripe',
-        STRIPE_SECRET_KEY: stripeApi.secretKey,
-        STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_URL: stripeApi.url,
-        STRIPE_JS_URL: stripeApi.stripeJsUrl,
-      });
-      stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
-      try {
-        await use(server);
-      } finally {
-        await server.stop();
-        if (testInfo.status !== testInfo.expectedStatus) {
-          await testInfo.attach('stripe-mode-server.log', { body: [...server.lines, ...server.stderrLines].join('\n'), contentType: 'text/plain' });
-        }
-      }
+      await use(dataDir);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  // A real server in Stripe mode on its own DATA_DIR; stopped after the test.
+  stripeServer: async ({ stripeApi, dataDir }, use, testInfo) => {
+    const server = await startServerProcess({
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      RATE_LIMITS: 'off',
+      LOG_LEVEL: 'info',
+      WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+      PAYMENT_GATEWAY: 'stripe',
+      STRIPE_SECRET_KEY: stripeApi.secretKey,
+      STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_URL: stripeApi.url,
+      STRIPE_JS_URL: stripeApi.stripeJsUrl,
+    });
+    stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
+    try {
+      await use(server);
+    } finally {
+      await server.stop();
+      if (testInfo.status !== testInfo.expectedStatus) {
+        await testInfo.attach('stripe-mode-server.log', { body: [...server.lines, ...server.stderrLines].join('\n'), contentType: 'text/plain' });
+      }
     }
   },
   baseURL: async ({ stripeServer }, use) => {
@@ -221,6 +227,35 @@ test.describe('in Stripe mode', () => {
     const deliveries = stripeApi.deliveries.filter((delivery) => delivery.eventId === succeeded.id);
     expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
     expect(await succeededDonationCount(site.server.baseUrl)).toBe(1);
+  });
+
+  test('a monthly donor updates her card on the manage page through Stripe\'s card fields (a SetupIntent), and the card number never reaches our server', async ({
+    page,
+    site,
+    dataDir,
+    stripeApi,
+  }) => {
+    const email = 'ines@example.org';
+    await chooseDonation(page, { preset: '$25', frequency: 'monthly', cause: 'education-outreach' });
+    await fillStripeForm(page, { name: 'Ines Ruiz', email, cardNumber: TEST_CARDS.visa });
+    await clickScrolledIntoView(page.getByRole('button', { name: 'Complete Donation of $25' }));
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+
+    const managePath = manageLinkPath(await waitForReceipt(join(dataDir, 'mail'), email));
+    expect(managePath, 'a manage link in the receipt').toBeTruthy();
+    await page.goto(managePath ?? '');
+    await expect(page.getByRole('definition').filter({ hasText: 'Visa ending in 4242' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Update your card' })).toBeVisible();
+    await expect(field(page, 'Card Number'), "the spec's own card fields give way to Stripe's").toHaveCount(0);
+
+    await typeCard(page, TEST_CARDS.mastercard);
+    const savedAtStripe = page.waitForRequest((request) => /\/v1\/setup_intents\/seti_\w+\/confirm$/.test(request.url()));
+    await clickScrolledIntoView(page.getByRole('button', { name: 'Update Card' }));
+    expect((await savedAtStripe).postData()).toContain(digits(TEST_CARDS.mastercard));
+    await expect(page.getByRole('status').filter({ hasText: 'Your new card is saved.' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+    await expect(page.getByRole('definition').filter({ hasText: 'Mastercard ending in 4444' })).toBeVisible();
+    expect(stripeApi.requests.some((request) => request.method === 'POST' && request.path === '/v1/setup_intents'), 'our server created the SetupIntent').toBe(true);
+    expectNoCardNumberSentTo(site, TEST_CARDS.mastercard);
   });
 
   test("the Stripe-mode form has no axe violations and a keyboard user reaches Stripe's card fields and the button", async ({ page }) => {
