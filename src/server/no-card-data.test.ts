@@ -1,18 +1,17 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../shared/api';
 import { passesLuhn } from '../shared/card';
 import type { DonationSubmissionInput } from '../shared/donation';
-import { IN_MEMORY_DATA_DIR, testDatabaseUrl } from './config';
+import { IN_MEMORY_DATA_DIR } from './config';
 import { openDatabase } from './db/client';
-import { createMinimalWebRoot, csrfHeaders, startServerProcess, type ServerProcess } from './testing/server-process';
+import { csrfHeaders, type ServerProcess } from './testing/server-process';
+import { useServerWorkspace } from './testing/server-workspace';
 import { validSubmission } from './testing/test-app';
-import { openTestDatabase, type TestDatabase } from './testing/test-database';
 
 /**
  * Issue #4, "No card data anywhere" (PCI DSS v4.0 requirement 3.3: no sensitive authentication data kept
@@ -37,24 +36,12 @@ const CARDS = [
 /** When the test began, in epoch milliseconds: log lines carry their time as 13 digits, which pass Luhn 1 time in 10. */
 const startedAtMs = Date.now();
 
-let dataDir: string;
-let web: Awaited<ReturnType<typeof createMinimalWebRoot>>;
-let postgres: TestDatabase | undefined;
+const workspace = useServerWorkspace('donation-card-data');
 let server: ServerProcess | undefined;
 const answers: string[] = [];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'donation-card-data-'));
-  web = await createMinimalWebRoot();
-  if (testDatabaseUrl()) postgres = await openTestDatabase();
-  server = await startServerProcess({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'debug',
-    RATE_LIMITS: 'off',
-    DATA_DIR: dataDir,
-    WEB_ROOT: web.webRoot,
-    ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-  });
+  server = await workspace.start({ LOG_LEVEL: 'debug' });
   const headers = await csrfHeaders(server.baseUrl);
   for (const [index, card] of CARDS.entries()) {
     const body: DonationSubmissionInput = validSubmission({ donorEmail: `card-donor-${index}@example.org` }, { number: card.number, cvv: card.cvv });
@@ -69,12 +56,6 @@ beforeAll(async () => {
   await server.stop();
 }, 60_000);
 
-afterAll(async () => {
-  await server?.kill();
-  await postgres?.close();
-  await web?.remove();
-  await rm(dataDir, { recursive: true, force: true });
-});
 
 /**
  * Every run of 13 to 19 digits in `text` (not part of a longer run) that passes the Luhn check, except
@@ -102,11 +83,11 @@ async function readTree(dir: string): Promise<[string, string][]> {
 
 /** The database as text: `pg_dump` of the PostgreSQL database, or every row of every table of the PGlite one. */
 async function dumpDatabase(): Promise<string> {
-  if (postgres?.url) {
-    const { stdout } = await execFileAsync('pg_dump', ['--no-owner', '--dbname', postgres.url], { maxBuffer: 64 * 1024 * 1024 });
+  if (workspace.postgres?.url) {
+    const { stdout } = await execFileAsync('pg_dump', ['--no-owner', '--dbname', workspace.postgres.url], { maxBuffer: 64 * 1024 * 1024 });
     return stdout;
   }
-  const handle = await openDatabase({ dataDir, databaseUrl: undefined });
+  const handle = await openDatabase({ dataDir: workspace.dataDir, databaseUrl: undefined });
   try {
     if (handle.driver !== 'pglite') throw new Error('expected the embedded database');
     const client = handle.client;
@@ -129,7 +110,7 @@ async function dumpDatabase(): Promise<string> {
 describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
   it('answered each donation as expected, so every path (success, decline, refusal, invalid) ran', () => {
     expect(answers.map((answer) => Number(answer.slice(0, 3)))).toEqual(CARDS.map((card) => card.expect));
-    expect(dataDir).not.toBe(IN_MEMORY_DATA_DIR);
+    expect(workspace.dataDir).not.toBe(IN_MEMORY_DATA_DIR);
   });
 
   it('keeps no card number, no CVV and no Luhn-valid digit run in the database dump', async () => {
@@ -155,7 +136,7 @@ describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
   });
 
   it('leaves no card number, no CVV and no Luhn-valid digit run in any file under DATA_DIR', async () => {
-    const files = await readTree(dataDir);
+    const files = await readTree(workspace.dataDir);
     expect(files.length).toBeGreaterThan(0);
     for (const [file, text] of files) {
       for (const card of CARDS) {

@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../shared/api';
 import type { DonationSubmissionInput } from '../../shared/donation';
-import { testDatabaseUrl } from '../config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
 import { gatewayIdempotencyKey } from '../payments/gateway';
-import { createMinimalWebRoot, csrfHeaders, startServerProcess, succeededDonationCount, type ServerProcess } from '../testing/server-process';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database';
+import { csrfHeaders, succeededDonationCount, type ServerProcess } from '../testing/server-process';
+import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
 import { ABANDONED_DECLINE_CODE } from './answers';
 
@@ -38,44 +36,13 @@ interface Sent {
 
 const CARDS = ['4242424242424242', '5555555555554444', '4000000000000002', '378282246310005', '4000000000009995'];
 
-let dataDir: string;
-let web: Awaited<ReturnType<typeof createMinimalWebRoot>>;
-let postgres: TestDatabase | undefined;
-const servers: ServerProcess[] = [];
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'donation-crash-'));
-  web = await createMinimalWebRoot();
-  if (testDatabaseUrl()) postgres = await openTestDatabase();
-});
-afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await postgres?.close();
-  await web?.remove();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const workspace = useServerWorkspace('donation-crash');
 
 /**
- * The server's environment: the shared data, short reconciler timings so the test need not wait minutes,
- * and no card-testing limits (issue #4): the batch sends far more than 5 attempts from one IP.
+ * The server on the shared data (the workspace's RATE_LIMITS=off: the batch sends far more than 5 attempts from one
+ * IP), with short reconciler timings so the test need not wait minutes.
  */
-const serverEnv = (): Record<string, string> => ({
-  NODE_ENV: 'test',
-  LOG_LEVEL: 'info',
-  RATE_LIMITS: 'off',
-  DATA_DIR: dataDir,
-  WEB_ROOT: web.webRoot,
-  GATEWAY_TIMEOUT_MS: '2000',
-  PENDING_TIMEOUT_MS: '2500',
-  RECONCILE_INTERVAL_MS: '100',
-  ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-});
-
-async function start(): Promise<ServerProcess> {
-  const server = await startServerProcess(serverEnv());
-  servers.push(server);
-  return server;
-}
+const start = () => workspace.start({ GATEWAY_TIMEOUT_MS: '2000', PENDING_TIMEOUT_MS: '2500', RECONCILE_INTERVAL_MS: '100' });
 
 async function post(server: ServerProcess, headers: Record<string, string>, sent: Sent): Promise<void> {
   const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
@@ -140,8 +107,8 @@ describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart
     const succeededOverHttp = await succeededDonationCount(second.baseUrl);
     expect(await second.stop()).toBe(0);
 
-    const { records: charges } = parseLedger(await readFile(path.join(dataDir, TEST_GATEWAY_LEDGER_FILE), 'utf8'));
-    const database: DatabaseHandle = postgres ?? (await openDatabase({ dataDir, databaseUrl: undefined }));
+    const { records: charges } = parseLedger(await readFile(path.join(workspace.dataDir, TEST_GATEWAY_LEDGER_FILE), 'utf8'));
+    const database: DatabaseHandle = workspace.postgres ?? (await openDatabase({ dataDir: workspace.dataDir, databaseUrl: undefined }));
     try {
       const rows = await database.db
         .select({ id: donations.id, status: donations.status, transactionId: donations.gatewayTransactionId, declineCode: donations.declineCode })
@@ -169,7 +136,7 @@ describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart
       const succeededIds = new Set(succeededRows.map((row) => row.transactionId));
       for (const sent of batch.filter((s) => s.status === 200)) expect(succeededIds).toContain(sent.json?.data?.transactionId);
     } finally {
-      if (!postgres) await database.close();
+      if (!workspace.postgres) await database.close();
     }
   });
 });

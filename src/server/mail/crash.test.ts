@@ -1,12 +1,10 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../shared/api';
-import { testDatabaseUrl } from '../config';
-import { createMinimalWebRoot, csrfHeaders, startServerProcess, type ServerProcess } from '../testing/server-process';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database';
+import { csrfHeaders } from '../testing/server-process';
+import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
 
 /**
@@ -16,40 +14,13 @@ import { validSubmission } from '../testing/test-app';
  * receipt, exactly once.
  */
 
-let dataDir: string;
-let web: Awaited<ReturnType<typeof createMinimalWebRoot>>;
-let postgres: TestDatabase | undefined;
-const servers: ServerProcess[] = [];
+const workspace = useServerWorkspace('mail-crash');
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'mail-crash-'));
-  web = await createMinimalWebRoot();
-  if (testDatabaseUrl()) postgres = await openTestDatabase();
-});
-afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await postgres?.close();
-  await web?.remove();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const mailDir = () => path.join(dataDir, 'mail');
+const mailDir = () => path.join(workspace.dataDir, 'mail');
 const emlFiles = async () => (await readdir(mailDir()).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
 
-async function start(): Promise<ServerProcess> {
-  const server = await startServerProcess({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    RATE_LIMITS: 'off',
-    DATA_DIR: dataDir,
-    WEB_ROOT: web.webRoot,
-    // One relay run at start-up, then a day's wait: only a restart can send what a donation enqueued meanwhile.
-    MAIL_POLL_INTERVAL_MS: String(24 * 60 * 60 * 1000),
-    ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-  });
-  servers.push(server);
-  return server;
-}
+// One relay run at start-up, then a day's wait: only a restart can send what a donation enqueued meanwhile.
+const start = () => workspace.start({ MAIL_POLL_INTERVAL_MS: String(24 * 60 * 60 * 1000) });
 
 describe('a crash between the donation commit and the relay', () => {
   it('sends the receipt after the restart, once', async () => {

@@ -1,14 +1,12 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../shared/api';
-import { testDatabaseUrl } from '../config';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
-import { createMinimalWebRoot, csrfHeaders, startServerProcess, succeededDonationCount, type ServerProcess } from '../testing/server-process';
+import { csrfHeaders, succeededDonationCount, type ServerProcess } from '../testing/server-process';
+import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { BILLING_LEASE_MS } from './billing';
 import { ADMIN_BILLING_RUN_PATH } from './plugin';
 
@@ -21,38 +19,10 @@ import { ADMIN_BILLING_RUN_PATH } from './plugin';
 
 const PLANS = 16;
 const ADMIN_TOKEN = 'crash-test-admin-token-0123456789abcdef';
-let dataDir: string;
-let web: Awaited<ReturnType<typeof createMinimalWebRoot>>;
-let postgres: TestDatabase | undefined;
-const servers: ServerProcess[] = [];
+const workspace = useServerWorkspace('billing-crash');
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'billing-crash-'));
-  web = await createMinimalWebRoot();
-  if (testDatabaseUrl()) postgres = await openTestDatabase();
-});
-afterAll(async () => {
-  for (const server of servers) await server.kill();
-  await postgres?.close();
-  await web?.remove();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-async function start(): Promise<ServerProcess> {
-  const server = await startServerProcess({
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    RATE_LIMITS: 'off',
-    DATA_DIR: dataDir,
-    WEB_ROOT: web.webRoot,
-    ADMIN_TOKEN,
-    // The runner's own start-up run finds nothing due (plans renew a month on); only the operator's runs bill.
-    BILLING_INTERVAL_MS: String(24 * 60 * 60 * 1000),
-    ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-  });
-  servers.push(server);
-  return server;
-}
+// The runner's own start-up run finds nothing due (plans renew a month on); only the operator's runs bill.
+const start = () => workspace.start({ ADMIN_TOKEN, BILLING_INTERVAL_MS: String(24 * 60 * 60 * 1000) });
 
 const billAsOf = (server: ServerProcess, asOf: Date) =>
   fetch(`${server.baseUrl}${ADMIN_BILLING_RUN_PATH}`, {
@@ -63,7 +33,7 @@ const billAsOf = (server: ServerProcess, asOf: Date) =>
 
 /** The renewal charges the test gateway made (its ledger file), by idempotency key. */
 async function renewalCharges(): Promise<string[]> {
-  const { records } = parseLedger(await readFile(path.join(dataDir, TEST_GATEWAY_LEDGER_FILE), 'utf8'));
+  const { records } = parseLedger(await readFile(path.join(workspace.dataDir, TEST_GATEWAY_LEDGER_FILE), 'utf8'));
   return records.map((record) => record.idempotencyKey).filter((key) => key.startsWith('renewal-'));
 }
 
