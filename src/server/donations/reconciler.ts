@@ -11,6 +11,7 @@ import {
   markDonationSucceeded,
   type StalePendingDonation,
 } from './repository';
+import { startPeriodicRunner } from '../periodic-runner';
 
 /**
  * The reconciler (issue #3, "A durable ledger"): resolves donations left `pending` (the process died between
@@ -136,26 +137,12 @@ export function startReconciler(
   deps: ReconcilerDeps,
   options: { pendingTimeoutMs: number; intervalMs: number },
 ): RunningReconciler {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let current: Promise<void> = Promise.resolve();
-
-  const run = async () => {
-    try {
+  return startPeriodicRunner({
+    intervalMs: options.intervalMs,
+    run: async () => {
       const report = await reconcilePendingDonations(deps, options.pendingTimeoutMs);
       deps.log.info({ reconcile: report }, 'Reconciliation finished');
-    } catch (error) {
-      deps.log.error({ err: error }, 'Reconciliation failed; retrying at the next interval');
-    }
-    if (!stopped) timer = setTimeout(() => (current = run()), options.intervalMs);
-  };
-  current = run();
-
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
     },
-  };
+    onError: (error) => deps.log.error({ err: error }, 'Reconciliation failed; retrying at the next interval'),
+  });
 }

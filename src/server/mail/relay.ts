@@ -6,6 +6,7 @@ import type { Clock } from './clock';
 import { claimDueMessages, markMailFailed, markMailSent, messageIdOf, scheduleMailRetry } from './outbox';
 import { isPermanentMailError, mailErrorSummary, type MailTransport } from './transport';
 import type Mail from 'nodemailer/lib/mailer';
+import { startPeriodicRunner } from '../periodic-runner';
 
 /**
  * The outbox relay (issue #12, decision 0040): sends what the outbox holds, due, through the transport; retries
@@ -143,29 +144,13 @@ export interface RunningMailRelay {
  * is logged and the next one happens on schedule.
  */
 export function startMailRelay(deps: MailRelayDeps, intervalMs: number): RunningMailRelay {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let current: Promise<void> = Promise.resolve();
-
-  const run = async () => {
-    clearTimeout(timer);
-    try {
+  const runner = startPeriodicRunner({
+    intervalMs,
+    run: async () => {
       const report = await relayDueMail(deps);
       if (report.sent + report.retried + report.failed > 0) deps.log.info({ relay: report }, 'Mail relay run finished');
-    } catch (error) {
-      deps.log.error({ err: error }, 'Mail relay run failed; retrying at the next interval');
-    }
-    if (!stopped) timer = setTimeout(() => void schedule(), intervalMs);
-  };
-  const schedule = () => (current = current.then(run));
-  void schedule();
-
-  return {
-    runNow: () => schedule(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
     },
-  };
+    onError: (error) => deps.log.error({ err: error }, 'Mail relay run failed; retrying at the next interval'),
+  });
+  return { runNow: async () => void (await runner.runNow()), stop: runner.stop };
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
 import { enqueueMail } from '../mail/outbox';
 import { listStatementRecipients } from './repository';
+import { startPeriodicRunner } from '../periodic-runner';
 
 /**
  * Year-end statements (issue #12; decision 0044): one e-mail per donor (address, case-insensitive) per calendar
@@ -67,35 +68,16 @@ export interface YearEndStatementRunner {
  */
 export function startYearEndStatementRunner(deps: StatementRunnerDeps, intervalMs = STATEMENT_CHECK_INTERVAL_MS): YearEndStatementRunner {
   let doneYear: number | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let current: Promise<{ year: number; queued: number } | undefined> = Promise.resolve(undefined);
-
-  const check = async () => {
-    clearTimeout(timer);
-    try {
+  return startPeriodicRunner({
+    intervalMs,
+    run: async () => {
       const year = statementYearDue(deps.clock.now());
       if (year === undefined || year === doneYear) return undefined;
       const queued = await queueYearEndStatements(deps.db, year);
       doneYear = year;
       deps.log.info({ event: 'statements.queued', year, queued, by: 'january-runner' }, 'Year-end statements queued');
       return { year, queued };
-    } catch (error) {
-      deps.log.error({ err: error }, 'Year-end statement check failed; retrying at the next interval');
-      return undefined;
-    } finally {
-      if (!stopped) timer = setTimeout(() => void schedule(), intervalMs);
-    }
-  };
-  const schedule = () => (current = current.then(check, check));
-  void schedule();
-
-  return {
-    runNow: () => schedule(),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
     },
-  };
+    onError: (error) => deps.log.error({ err: error }, 'Year-end statement check failed; retrying at the next interval'),
+  });
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../mail/clock';
 import { runBilling, type BillingDeps, type BillingReport } from './billing';
+import { startPeriodicRunner } from '../periodic-runner';
 
 /** A running billing runner: `stop` ends the loop after the current run. */
 export interface RunningBilling {
@@ -14,24 +15,12 @@ export interface RunningBilling {
  * next one happens on schedule. Several processes share the work through the claims' row locks (claimDuePlans).
  */
 export function startBillingRunner(deps: BillingDeps & { clock: Clock; log: FastifyBaseLogger }, intervalMs: number): RunningBilling {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let current: Promise<void> = Promise.resolve();
-  const run = async () => {
-    try {
+  return startPeriodicRunner({
+    intervalMs,
+    run: async () => {
       const report: BillingReport = await runBilling(deps, deps.clock.now());
       if (report.charged + report.failed + report.skipped > 0) deps.log.info({ billing: report }, 'Billing run finished');
-    } catch (error) {
-      deps.log.error({ err: error }, 'Billing run failed; retrying at the next interval');
-    }
-    if (!stopped) timer = setTimeout(() => void (current = current.then(run)), intervalMs);
-  };
-  current = run();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
     },
-  };
+    onError: (error) => deps.log.error({ err: error }, 'Billing run failed; retrying at the next interval'),
+  });
 }
