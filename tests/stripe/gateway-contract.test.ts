@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { confirmInBrowser } from './stripe-mode';
 import { GatewayTimeoutError, type PaymentGateway, type PaymentIntent } from '../../src/server/payments/gateway';
 import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { createTestGateway, DECLINE_MESSAGES } from '../../src/server/payments/test-gateway';
@@ -47,19 +48,7 @@ const subjects: Record<'test' | 'stripe', () => Subject> = {
   },
   stripe: () => ({
     gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
-    pay: async (intent, number) => {
-      const body = new URLSearchParams({
-        key: standIn.publishableKey,
-        client_secret: intent.clientSecret,
-        'payment_method_data[type]': 'card',
-        'payment_method_data[card][number]': number,
-        'payment_method_data[card][exp_month]': '12',
-        'payment_method_data[card][exp_year]': String(EXPIRY_YEAR),
-        'payment_method_data[card][cvc]': '123',
-        return_url: 'http://127.0.0.1/donate/thank-you',
-      });
-      await fetch(`${standIn.url}/v1/payment_intents/${intent.id}/confirm`, { method: 'POST', body });
-    },
+    pay: (intent, number) => confirmInBrowser(standIn, intent.id, intent.clientSecret, number),
     slowDown: (delayMs) => standIn.delayNextRequests(1, delayMs),
   }),
 };

@@ -1,17 +1,16 @@
 import { asc, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME } from '../../src/shared/api';
-import type { DonationSubmissionInput } from '../../src/shared/donation';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_PATHS, CreatePaymentIntentSuccessSchema } from '../../src/shared/api';
 import { MANAGE_CARD_SETUP_API_PATH, MANAGE_PLAN_API_PATH } from '../../src/shared/recurring';
 import { CardSetupAnswerSchema, SETUP_INTENT_NOT_SAVED_MESSAGE } from '../../src/shared/recurring-api';
 import { donations, mailOutbox, recurringPlans } from '../../src/server/db/schema';
 import { manualClock } from '../../src/server/mail/clock';
-import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { toIsoDate } from '../../src/server/recurring/calendar';
 import { createManageLinkSigner } from '../../src/server/recurring/manage-link';
-import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
-import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
+import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { confirmInBrowser, useStripeModeApp } from './stripe-mode';
 
 /**
  * Recurring gifts in Stripe mode against the Stripe API stand-in (issue #13): the first payment saves the card on a
@@ -22,65 +21,30 @@ import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/strip
  */
 
 const WEBHOOK_SECRET = 'whsec_test_reef_donations_recurring';
+const clock = manualClock();
+const app = useStripeModeApp({ webhookSecret: WEBHOOK_SECRET, clock });
+const { post } = app;
 let standIn: StripeApiStandIn;
 let t: TestApp;
-let csrf: CsrfCredentials;
 let stripe: Stripe;
-const clock = manualClock();
 
-beforeAll(async () => {
-  standIn = await startStripeApiStandIn();
-  t = await createTestApp({
-    clock,
-    env: {
-      PAYMENT_GATEWAY: 'stripe',
-      STRIPE_SECRET_KEY: standIn.secretKey,
-      STRIPE_PUBLISHABLE_KEY: standIn.publishableKey,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
-      STRIPE_JS_URL: standIn.stripeJsUrl,
-    },
-    gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
-  });
-  csrf = await t.csrf();
+beforeAll(() => {
+  ({ standIn, t } = app);
   const url = new URL(standIn.url);
   stripe = new Stripe(standIn.secretKey, { host: url.hostname, port: url.port, protocol: 'http', maxNetworkRetries: 0 });
-});
-afterAll(async () => {
-  await t?.close();
-  await standIn?.close();
 });
 beforeEach(async () => {
   await t.reset();
   clock.set(new Date());
 });
 
-const post = (url: string, body: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token }, payload: body as object });
-
-/** The submission without amount and card, as the Stripe-mode form sends it. */
-function detailsOf(submission: DonationSubmissionInput) {
-  const { amount: _amount, creditCard: _card, ...details } = submission;
-  return details;
-}
-
 /** A monthly gift paid in the browser (Stripe.js confirms with `cardNumber`); returns the intent and the page's confirmation. */
 async function payMonthly(cardNumber: string) {
   const submission = validSubmission({ amount: 30, frequency: 'monthly' });
-  const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: detailsOf(submission) });
+  const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: cardlessDetails(submission) });
   const { paymentIntentId, clientSecret } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
-  const body = new URLSearchParams({
-    key: standIn.publishableKey,
-    client_secret: clientSecret,
-    'payment_method_data[type]': 'card',
-    'payment_method_data[card][number]': cardNumber,
-    'payment_method_data[card][exp_month]': '12',
-    'payment_method_data[card][exp_year]': String(new Date().getFullYear() + 2),
-    'payment_method_data[card][cvc]': '123',
-    return_url: 'http://127.0.0.1/donate/thank-you',
-  });
-  await fetch(`${standIn.url}/v1/payment_intents/${paymentIntentId}/confirm`, { method: 'POST', body });
-  return { paymentIntentId, confirm: () => post(API_PATHS.confirmDonation, { paymentIntentId, donationData: { ...detailsOf(submission), amount: submission.amount } }) };
+  await confirmInBrowser(standIn, paymentIntentId, clientSecret, cardNumber);
+  return { paymentIntentId, confirm: () => post(API_PATHS.confirmDonation, { paymentIntentId, donationData: { ...cardlessDetails(submission), amount: submission.amount } }) };
 }
 
 /** A monthly gift paid in the browser and confirmed by the page; returns the page's answer. */

@@ -1,14 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME, ProcessDonationSuccessSchema } from '../../src/shared/api';
-import type { DonationSubmissionInput } from '../../src/shared/donation';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { API_PATHS, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../src/shared/api';
 import { donations, mailOutbox, receipts, webhookEvents } from '../../src/server/db/schema';
 import { CARD_DATA_REFUSED_MESSAGE } from '../../src/server/errors';
-import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { INVALID_SIGNATURE_MESSAGE } from '../../src/server/payments/stripe/webhook-route';
-import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
-import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
+import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { confirmInBrowser, useStripeModeApp } from './stripe-mode';
 
 /**
  * Stripe mode against the Stripe API stand-in (issue #11): the payment-intent endpoints with card data refused,
@@ -19,64 +18,24 @@ import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/strip
 
 const WEBHOOK_SECRET = 'whsec_test_reef_donations_webhooks';
 const sdk = new Stripe('sk_test_unused');
+const app = useStripeModeApp({ webhookSecret: WEBHOOK_SECRET });
+const { post } = app;
 let standIn: StripeApiStandIn;
 let t: TestApp;
-let csrf: CsrfCredentials;
-
-beforeAll(async () => {
-  standIn = await startStripeApiStandIn();
-  t = await createTestApp({
-    env: {
-      PAYMENT_GATEWAY: 'stripe',
-      STRIPE_SECRET_KEY: standIn.secretKey,
-      STRIPE_PUBLISHABLE_KEY: standIn.publishableKey,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: standIn.url,
-      STRIPE_JS_URL: standIn.stripeJsUrl,
-    },
-    gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
-  });
-  csrf = await t.csrf();
-});
-afterAll(async () => {
-  await t?.close();
-  await standIn?.close();
+beforeAll(() => {
+  ({ standIn, t } = app);
 });
 beforeEach(async () => {
   await t.db.delete(webhookEvents);
   await t.reset();
 });
 
-const post = (url: string, body: unknown) =>
-  t.app.inject({ method: 'POST', url, headers: { cookie: csrf.cookie, [CSRF_HEADER_NAME]: csrf.token }, payload: body as object });
-
-/** The submission without amount and card, as the Stripe-mode form sends it. */
-function detailsOf(submission: DonationSubmissionInput) {
-  const { amount: _amount, creditCard: _card, ...details } = submission;
-  return details;
-}
-
 /** A donor's Stripe-mode payment: create-payment-intent with the donor, then the browser confirms with `cardNumber`. */
 async function payInBrowser(cardNumber: string, submission = validSubmission()): Promise<string> {
-  const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: detailsOf(submission) });
+  const created = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: cardlessDetails(submission) });
   const { paymentIntentId, clientSecret } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
-  await confirmInBrowser(paymentIntentId, clientSecret, cardNumber);
+  await confirmInBrowser(standIn, paymentIntentId, clientSecret, cardNumber);
   return paymentIntentId;
-}
-
-/** Confirms an intent with a card as Stripe.js does: the publishable key and the client secret, card fields to Stripe. */
-async function confirmInBrowser(paymentIntentId: string, clientSecret: string, cardNumber: string): Promise<void> {
-  const body = new URLSearchParams({
-    key: standIn.publishableKey,
-    client_secret: clientSecret,
-    'payment_method_data[type]': 'card',
-    'payment_method_data[card][number]': cardNumber,
-    'payment_method_data[card][exp_month]': '12',
-    'payment_method_data[card][exp_year]': String(new Date().getFullYear() + 2),
-    'payment_method_data[card][cvc]': '123',
-    return_url: 'http://127.0.0.1/donate/thank-you',
-  });
-  await fetch(`${standIn.url}/v1/payment_intents/${paymentIntentId}/confirm`, { method: 'POST', body });
 }
 
 /** The stand-in's latest event of `type` about `objectId` (a payment intent, or the charge of one). */
@@ -183,7 +142,7 @@ describe('POST /api/webhooks/stripe', () => {
     expect((await deliver(eventOf('payment_intent.payment_failed', paymentIntentId))).statusCode).toBe(200);
     expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'failed', declineCode: 'generic_decline' });
     const clientSecret = standIn.paymentIntents.find((intent) => intent.id === paymentIntentId)?.client_secret ?? '';
-    await confirmInBrowser(paymentIntentId, clientSecret, '4242424242424242');
+    await confirmInBrowser(standIn, paymentIntentId, clientSecret, '4242424242424242');
     expect((await deliver(eventOf('payment_intent.succeeded', paymentIntentId))).statusCode).toBe(200);
     expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded', cardLast4: '4242' });
   });
@@ -191,7 +150,7 @@ describe('POST /api/webhooks/stripe', () => {
   it('a refund voids the receipt and queues the notice to the donor, once', async () => {
     const paymentIntentId = await payInBrowser('4242424242424242');
     await deliver(eventOf('payment_intent.succeeded', paymentIntentId));
-    await createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }).refund({
+    await t.gateway.refund({
       paymentIntentId,
       idempotencyKey: `refund-${paymentIntentId}`,
     });
@@ -208,7 +167,7 @@ describe('POST /api/webhooks/stripe', () => {
   it('out of order: a refund delivered before the success leaves the donation refunded', async () => {
     const paymentIntentId = await payInBrowser('4242424242424242');
     const succeeded = eventOf('payment_intent.succeeded', paymentIntentId);
-    await createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }).refund({
+    await t.gateway.refund({
       paymentIntentId,
       idempotencyKey: `refund-${paymentIntentId}`,
     });

@@ -6,7 +6,7 @@ import { donations, idempotencyKeys } from '../db/schema';
 import { AMOUNT_MISMATCH_MESSAGE, CARD_REQUIRED_MESSAGE, PAYMENT_NOT_FOUND_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE } from '../errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
-import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
+import { cardlessDetails, createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 import { ABANDONED_DECLINE_CODE } from './answers';
 
 /**
@@ -41,15 +41,9 @@ const post = (url: string, body: unknown, idempotencyKey?: string) =>
     payload: body as object,
   });
 
-/** The submission without amount and card: create-payment-intent's `donation`. */
-function detailsOf(submission: DonationSubmissionInput) {
-  const { amount: _amount, creditCard: _card, ...details } = submission;
-  return details;
-}
-
 /** Creates an intent for `submission` (with its donor details) and returns its id. */
 async function createIntent(submission: DonationSubmissionInput = validSubmission()): Promise<string> {
-  const response = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: detailsOf(submission) });
+  const response = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: cardlessDetails(submission) });
   expect(response.statusCode, response.body).toBe(200);
   return CreatePaymentIntentSuccessSchema.parse(response.json()).data.paymentIntentId;
 }
@@ -60,7 +54,7 @@ const confirm = (paymentIntentId: string, donationData: unknown, idempotencyKey?
 describe('POST /api/create-payment-intent', () => {
   it('answers the intent with its client secret, amount in dollars and USD, and records the donor pending', async () => {
     const submission = validSubmission({ amount: 42.5, donorName: 'Bea Coral' });
-    const response = await post(API_PATHS.createPaymentIntent, { amount: 42.5, donation: detailsOf(submission) });
+    const response = await post(API_PATHS.createPaymentIntent, { amount: 42.5, donation: cardlessDetails(submission) });
     expect(response.statusCode).toBe(200);
     const { data } = CreatePaymentIntentSuccessSchema.parse(response.json());
     expect(data).toMatchObject({ amount: 42.5, currency: 'USD' });
@@ -77,8 +71,8 @@ describe('POST /api/create-payment-intent', () => {
     for (const body of [
       { amount: 0.5 },
       { amount: '10' },
-      { amount: 10, donation: { ...detailsOf(validSubmission()), creditCard: validSubmission().creditCard } },
-      { amount: 10, donation: { ...detailsOf(validSubmission()), donorEmail: 'nope' } },
+      { amount: 10, donation: { ...cardlessDetails(validSubmission()), creditCard: validSubmission().creditCard } },
+      { amount: 10, donation: { ...cardlessDetails(validSubmission()), donorEmail: 'nope' } },
       { amount: 10, extra: true },
     ]) {
       const response = await post(API_PATHS.createPaymentIntent, body);

@@ -241,3 +241,12 @@ export function validSubmission(
     },
   };
 }
+
+/**
+ * The submission without its amount and card, as the Stripe-mode form sends it (create-payment-intent's
+ * `donation`; issue #11).
+ */
+export function cardlessDetails(submission: DonationSubmissionInput): Omit<DonationSubmissionInput, 'amount' | 'creditCard'> {
+  const { amount: _amount, creditCard: _card, ...details } = submission;
+  return details;
+}

@@ -1,0 +1,90 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { CSRF_HEADER_NAME } from '../../src/shared/api';
+import type { Clock } from '../../src/server/mail/clock';
+import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
+import { createTestApp, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
+import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+
+/**
+ * What the Stripe-mode server tests share (issues #11 and #13): the app in Stripe mode on the Stripe API stand-in,
+ * and a card confirmation sent as Stripe.js sends it from the browser.
+ */
+
+/** The app in Stripe mode, its stand-in of Stripe's API, and a POST with a visitor's CSRF credentials. */
+export interface StripeModeApp {
+  readonly standIn: StripeApiStandIn;
+  readonly t: TestApp;
+  /** POSTs `body` as JSON to `url` with the CSRF cookie pair and header a page would send. */
+  post(url: string, body: unknown): Promise<LightMyRequestResponse>;
+}
+
+/**
+ * Starts, in a `beforeAll` of the calling file, the Stripe API stand-in and the app in Stripe mode on it
+ * (PAYMENT_GATEWAY=stripe with the stand-in's keys, `webhookSecret`, STRIPE_API_URL and STRIPE_JS_URL; the Stripe
+ * gateway at the stand-in), with `clock` for its runners when given; closes both in an `afterAll`.
+ */
+export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock }): StripeModeApp {
+  let standIn: StripeApiStandIn | undefined;
+  let t: TestApp | undefined;
+  let csrf: CsrfCredentials | undefined;
+  beforeAll(async () => {
+    standIn = await startStripeApiStandIn();
+    t = await createTestApp({
+      clock: options.clock,
+      env: {
+        PAYMENT_GATEWAY: 'stripe',
+        STRIPE_SECRET_KEY: standIn.secretKey,
+        STRIPE_PUBLISHABLE_KEY: standIn.publishableKey,
+        STRIPE_WEBHOOK_SECRET: options.webhookSecret,
+        STRIPE_API_URL: standIn.url,
+        STRIPE_JS_URL: standIn.stripeJsUrl,
+      },
+      gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
+    });
+    csrf = await t.csrf();
+  });
+  afterAll(async () => {
+    await t?.close();
+    await standIn?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('The Stripe-mode app is used before its beforeAll ran');
+    return value;
+  };
+  return {
+    get standIn() {
+      return started(standIn);
+    },
+    get t() {
+      return started(t);
+    },
+    post(url, body) {
+      const credentials = started(csrf);
+      return started(t).app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: credentials.cookie, [CSRF_HEADER_NAME]: credentials.token },
+        payload: body as object,
+      });
+    },
+  };
+}
+
+/**
+ * Confirms payment intent `paymentIntentId` with a card as Stripe.js does from the browser: the publishable key
+ * and the client secret, the card fields straight to Stripe (the stand-in), never to our server.
+ */
+export async function confirmInBrowser(standIn: StripeApiStandIn, paymentIntentId: string, clientSecret: string, cardNumber: string): Promise<void> {
+  const body = new URLSearchParams({
+    key: standIn.publishableKey,
+    client_secret: clientSecret,
+    'payment_method_data[type]': 'card',
+    'payment_method_data[card][number]': cardNumber,
+    'payment_method_data[card][exp_month]': '12',
+    'payment_method_data[card][exp_year]': String(new Date().getFullYear() + 2),
+    'payment_method_data[card][cvc]': '123',
+    return_url: 'http://127.0.0.1/donate/thank-you',
+  });
+  await fetch(`${standIn.url}/v1/payment_intents/${paymentIntentId}/confirm`, { method: 'POST', body });
+}
