@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
 import { memoryChargeLedger, type ChargeLedger, type ChargeRecord } from './charge-ledger';
 import {
@@ -11,6 +10,7 @@ import {
   type PaymentGateway,
   type SavedPaymentMethodChargeRequest,
 } from './gateway';
+import { newTestId } from './test-ids';
 import { createTestPaymentIntents } from './test-payment-intents';
 import { ATTACHES_THEN_DECLINES_CARD, decideSavedCharge, vaultTestCard } from './test-vault';
 
@@ -65,13 +65,9 @@ export const TEST_DECLINE_CARDS: Readonly<Record<string, { declineCode: string; 
 /** Decline code for a card that is not a test card (test mode takes test cards only; issue #2). */
 export const TEST_MODE_LIVE_CARD_CODE = 'test_mode_live_card';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-
-/** A Stripe-like charge id: `ch_test_` and 24 base62 characters from the CSPRNG (crypto.randomInt, unbiased). */
+/** A Stripe-like charge id: `ch_test_` and 24 base62 characters from the CSPRNG (see newTestId). */
 export function newTestTransactionId(): string {
-  let id = 'ch_test_';
-  for (let i = 0; i < 24; i += 1) id += BASE62[randomInt(BASE62.length)];
-  return id;
+  return newTestId('ch_test_');
 }
 
 const declined = (declineCode: string, message: string): ChargeDeclined => ({

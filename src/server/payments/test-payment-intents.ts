@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { ChargeLedger } from './charge-ledger';
 import type {
   ChargeCard,
@@ -10,6 +9,7 @@ import type {
   Refund,
   RefundRequest,
 } from './gateway';
+import { newTestId } from './test-ids';
 
 /**
  * The test gateway's payment intents and refunds (spec section 7; issue #11), after Stripe's Payment Intents
@@ -21,8 +21,6 @@ import type {
  * confirmed is rebuilt from the ledger; one that never was is forgotten (no money moved).
  */
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-const randomBase62 = (length: number) => Array.from({ length }, () => BASE62[randomInt(BASE62.length)]).join('');
 
 /** Prefix of the charge keys of one intent's confirmations. */
 const attemptKeyPrefix = (intentId: string) => `${intentId}:attempt-`;
@@ -33,6 +31,20 @@ export class TestRefundError extends Error {
     super(message);
     this.name = 'TestRefundError';
   }
+}
+
+/** A new intent awaiting a card (`requires_payment_method`), with a client secret that cannot be guessed. */
+function unpaidIntent(id: string, amountCents: number, currency: string): PaymentIntent {
+  return {
+    id,
+    clientSecret: newTestId(`${id}_secret_`),
+    amountCents,
+    currency,
+    status: 'requires_payment_method',
+    charge: undefined,
+    lastDecline: undefined,
+    isTestPayment: true,
+  };
 }
 
 /** An intent's state after a charge result. */
@@ -67,22 +79,13 @@ export function createTestPaymentIntents(charge: (request: ChargeRequest) => Pro
   const refundsByKey = new Map<string, Refund>();
   const refundedCents = new Map<string, number>();
 
-  /** An intent confirmed before a restart, rebuilt from the ledger's charges under its keys (the last attempt wins). */
+  /** The charges of intent `id`'s confirmations, oldest first. */
+  const attemptsOf = (id: string) => ledger.list().filter((record) => record.idempotencyKey.startsWith(attemptKeyPrefix(id)));
+  /** An intent confirmed before a restart, rebuilt from the ledger's charges under its keys (the success, or the last attempt). */
   const fromLedger = (id: string): PaymentIntent | undefined => {
-    const attempts = ledger.list().filter((record) => record.idempotencyKey.startsWith(attemptKeyPrefix(id)));
+    const attempts = attemptsOf(id);
     const last = attempts.find((record) => record.result.status === 'succeeded') ?? attempts.at(-1);
-    if (!last) return undefined;
-    const intent: PaymentIntent = {
-      id,
-      clientSecret: `${id}_secret_${randomBase62(24)}`,
-      amountCents: last.amountCents,
-      currency: last.currency,
-      status: 'requires_payment_method',
-      charge: undefined,
-      lastDecline: undefined,
-      isTestPayment: true,
-    };
-    return settled(intent, last.result);
+    return last && settled(unpaidIntent(id, last.amountCents, last.currency), last.result);
   };
   const find = (id: string) => intents.get(id) ?? fromLedger(id);
 
@@ -93,19 +96,9 @@ export function createTestPaymentIntents(charge: (request: ChargeRequest) => Pro
       if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) {
         throw new RangeError('amountCents must be a positive whole number of cents');
       }
-      const id = `pi_test_${randomBase62(24)}`;
-      const intent: PaymentIntent = {
-        id,
-        clientSecret: `${id}_secret_${randomBase62(24)}`,
-        amountCents: request.amountCents,
-        currency: request.currency,
-        status: 'requires_payment_method',
-        charge: undefined,
-        lastDecline: undefined,
-        isTestPayment: true,
-      };
-      intents.set(id, intent);
-      byKey.set(request.idempotencyKey, id);
+      const intent = unpaidIntent(newTestId('pi_test_'), request.amountCents, request.currency);
+      intents.set(intent.id, intent);
+      byKey.set(request.idempotencyKey, intent.id);
       return intent;
     },
 
@@ -117,7 +110,7 @@ export function createTestPaymentIntents(charge: (request: ChargeRequest) => Pro
       const intent = find(id);
       if (!intent) throw new RangeError(`No such payment intent: ${id}`);
       if (intent.status === 'succeeded') return intent;
-      const attempt = ledger.list().filter((record) => record.idempotencyKey.startsWith(attemptKeyPrefix(id))).length + 1;
+      const attempt = attemptsOf(id).length + 1;
       const result = await charge({
         amountCents: intent.amountCents,
         currency: intent.currency,
@@ -141,7 +134,7 @@ export function createTestPaymentIntents(charge: (request: ChargeRequest) => Pro
         throw new TestRefundError(`Refund amount must be between 1 and ${left} cents`);
       }
       refundedCents.set(intent.id, intent.amountCents - left + amountCents);
-      const refund: Refund = { refundId: `re_test_${randomBase62(24)}`, amountCents, status: 'succeeded' };
+      const refund: Refund = { refundId: newTestId('re_test_'), amountCents, status: 'succeeded' };
       refundsByKey.set(request.idempotencyKey, refund);
       return refund;
     },
