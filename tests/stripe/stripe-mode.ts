@@ -1,9 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
-import { CSRF_HEADER_NAME } from '../../src/shared/api';
 import type { Clock } from '../../src/server/mail/clock';
 import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
-import { createTestApp, type CsrfCredentials, type TestApp } from '../../src/server/testing/test-app';
+import { createTestApp, type TestApp } from '../../src/server/testing/test-app';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 
 /**
@@ -27,7 +26,6 @@ export interface StripeModeApp {
 export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock }): StripeModeApp {
   let standIn: StripeApiStandIn | undefined;
   let t: TestApp | undefined;
-  let csrf: CsrfCredentials | undefined;
   beforeAll(async () => {
     standIn = await startStripeApiStandIn();
     t = await createTestApp({
@@ -42,7 +40,6 @@ export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock
       },
       gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
     });
-    csrf = await t.csrf();
   });
   afterAll(async () => {
     await t?.close();
@@ -59,15 +56,7 @@ export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock
     get t() {
       return started(t);
     },
-    post(url, body) {
-      const credentials = started(csrf);
-      return started(t).app.inject({
-        method: 'POST',
-        url,
-        headers: { cookie: credentials.cookie, [CSRF_HEADER_NAME]: credentials.token },
-        payload: body as object,
-      });
-    },
+    post: (url, body) => started(t).post(url, body),
   };
 }
 

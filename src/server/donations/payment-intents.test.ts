@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, ApiErrorSchema, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME, IDEMPOTENCY_KEY_HEADER, ProcessDonationSuccessSchema } from '../../shared/api';
+import { API_PATHS, ApiErrorSchema, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME, ProcessDonationSuccessSchema } from '../../shared/api';
 import type { DonationSubmissionInput } from '../../shared/donation';
 import { donations, idempotencyKeys } from '../db/schema';
 import { AMOUNT_MISMATCH_MESSAGE, CARD_REQUIRED_MESSAGE, PAYMENT_NOT_FOUND_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE } from '../errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
-import { cardlessDetails, createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
+import { cardlessDetails, createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { ABANDONED_DECLINE_CODE } from './answers';
 
 /**
@@ -16,10 +16,8 @@ import { ABANDONED_DECLINE_CODE } from './answers';
  */
 
 let t: TestApp;
-let csrf: CsrfCredentials;
 beforeAll(async () => {
   t = await createTestApp();
-  csrf = await t.csrf();
 });
 afterAll(async () => {
   await t?.close();
@@ -28,33 +26,20 @@ beforeEach(async () => {
   await t.reset();
 });
 
-/** POSTs `body` as JSON to `url` with the visitor's CSRF credentials and, when given, an Idempotency-Key. */
-const post = (url: string, body: unknown, idempotencyKey?: string) =>
-  t.app.inject({
-    method: 'POST',
-    url,
-    headers: {
-      cookie: csrf.cookie,
-      [CSRF_HEADER_NAME]: csrf.token,
-      ...(idempotencyKey === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey }),
-    },
-    payload: body as object,
-  });
-
 /** Creates an intent for `submission` (with its donor details) and returns its id. */
 async function createIntent(submission: DonationSubmissionInput = validSubmission()): Promise<string> {
-  const response = await post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: cardlessDetails(submission) });
+  const response = await t.post(API_PATHS.createPaymentIntent, { amount: submission.amount, donation: cardlessDetails(submission) });
   expect(response.statusCode, response.body).toBe(200);
   return CreatePaymentIntentSuccessSchema.parse(response.json()).data.paymentIntentId;
 }
 
 const confirm = (paymentIntentId: string, donationData: unknown, idempotencyKey?: string) =>
-  post(API_PATHS.confirmDonation, { paymentIntentId, donationData }, idempotencyKey);
+  t.post(API_PATHS.confirmDonation, { paymentIntentId, donationData }, idempotencyKey);
 
 describe('POST /api/create-payment-intent', () => {
   it('answers the intent with its client secret, amount in dollars and USD, and records the donor pending', async () => {
     const submission = validSubmission({ amount: 42.5, donorName: 'Bea Coral' });
-    const response = await post(API_PATHS.createPaymentIntent, { amount: 42.5, donation: cardlessDetails(submission) });
+    const response = await t.post(API_PATHS.createPaymentIntent, { amount: 42.5, donation: cardlessDetails(submission) });
     expect(response.statusCode).toBe(200);
     const { data } = CreatePaymentIntentSuccessSchema.parse(response.json());
     expect(data).toMatchObject({ amount: 42.5, currency: 'USD' });
@@ -66,7 +51,7 @@ describe('POST /api/create-payment-intent', () => {
   });
 
   it('takes `{amount}` alone (nothing recorded until confirmed), and refuses bad input and card fields with 400', async () => {
-    expect((await post(API_PATHS.createPaymentIntent, { amount: 10 })).statusCode).toBe(200);
+    expect((await t.post(API_PATHS.createPaymentIntent, { amount: 10 })).statusCode).toBe(200);
     expect(await t.countDonations()).toBe(0);
     for (const body of [
       { amount: 0.5 },
@@ -75,7 +60,7 @@ describe('POST /api/create-payment-intent', () => {
       { amount: 10, donation: { ...cardlessDetails(validSubmission()), donorEmail: 'nope' } },
       { amount: 10, extra: true },
     ]) {
-      const response = await post(API_PATHS.createPaymentIntent, body);
+      const response = await t.post(API_PATHS.createPaymentIntent, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
       expect(ApiErrorSchema.parse(response.json()).fieldErrors).toBeDefined();
     }
@@ -97,7 +82,7 @@ describe('POST /api/confirm-donation in test mode', () => {
   });
 
   it('records a confirm without an earlier create-payment-intent donation, from donationData', async () => {
-    const created = await post(API_PATHS.createPaymentIntent, { amount: 25 });
+    const created = await t.post(API_PATHS.createPaymentIntent, { amount: 25 });
     const { paymentIntentId } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
     expect((await confirm(paymentIntentId, validSubmission())).statusCode).toBe(200);
     expect(await t.db.select({ status: donations.status }).from(donations)).toEqual([{ status: 'succeeded' }]);
@@ -146,7 +131,7 @@ describe('POST /api/confirm-donation in test mode', () => {
     expect(ApiErrorSchema.parse(cardless.json()).fieldErrors).toEqual({ 'donationData.creditCard': CARD_REQUIRED_MESSAGE });
 
     for (const bad of [{ paymentIntentId: 'ch_123', donationData: validSubmission() }, { paymentIntentId }, { donationData: validSubmission() }]) {
-      expect((await post(API_PATHS.confirmDonation, bad)).statusCode).toBe(400);
+      expect((await t.post(API_PATHS.confirmDonation, bad)).statusCode).toBe(400);
     }
     expect(t.gateway.calls).toBe(0);
     const [row] = await t.db.select({ status: donations.status }).from(donations);

@@ -81,6 +81,8 @@ export interface TestApp {
    * or with the `csrf` given, or with none when `csrf` is null; with `idempotencyKey` as the Idempotency-Key header.
    */
   postDonation(body: unknown, csrf?: CsrfCredentials | null, idempotencyKey?: string): Promise<LightMyRequestResponse>;
+  /** POSTs a JSON body to `url` as postDonation does (valid CSRF credentials, and `idempotencyKey` when given). */
+  post(url: string, body: unknown, idempotencyKey?: string): Promise<LightMyRequestResponse>;
   /** Number of rows in the donations table. */
   countDonations(): Promise<number>;
   /**
@@ -168,25 +170,29 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return { cookie: `${names.secret}=${cookies.get(names.secret)}; ${names.token}=${token}`, token };
   };
 
+  /** POSTs `body` to `url` with `credentials` (the cached visitor's when undefined, none when null) and `idempotencyKey`. */
+  const postJson = async (url: string, body: unknown, credentials: CsrfCredentials | null | undefined, idempotencyKey: string | undefined) => {
+    if (credentials === undefined) cachedCsrf ??= await csrf();
+    const used = credentials === undefined ? cachedCsrf : credentials;
+    return app.inject({
+      method: 'POST',
+      url,
+      headers: {
+        ...(used ? { cookie: used.cookie, [CSRF_HEADER_NAME]: used.token } : {}),
+        ...(idempotencyKey === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey }),
+      },
+      payload: body as object,
+    });
+  };
+
   return {
     app,
     db: database.db,
     gateway,
     config,
     csrf,
-    async postDonation(body, credentials, idempotencyKey) {
-      if (credentials === undefined) cachedCsrf ??= await csrf();
-      const used = credentials === undefined ? cachedCsrf : credentials;
-      return app.inject({
-        method: 'POST',
-        url: API_PATHS.processDonation,
-        headers: {
-          ...(used ? { cookie: used.cookie, [CSRF_HEADER_NAME]: used.token } : {}),
-          ...(idempotencyKey === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey }),
-        },
-        payload: body as object,
-      });
-    },
+    postDonation: (body, credentials, idempotencyKey) => postJson(API_PATHS.processDonation, body, credentials, idempotencyKey),
+    post: (url, body, idempotencyKey) => postJson(url, body, undefined, idempotencyKey),
     async countDonations() {
       const [row] = await database.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(donations);
       return row?.n ?? 0;
