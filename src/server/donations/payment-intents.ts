@@ -120,8 +120,7 @@ export async function createDonationPaymentIntent(
 
 /** The answer a recorded donation gives again (a second confirm of its intent replays the first). */
 function recordedAnswer(donation: IntentDonation): FinalAnswer<ProcessDonationSuccess | ApiError> | undefined {
-  if (donation.status === 'pending') return undefined;
-  if (donation.status === 'failed') return undefined;
+  if (donation.status === 'pending' || donation.status === 'failed') return undefined;
   return succeededAnswer({ ...donation, transactionId: donation.gatewayTransactionId ?? '' });
 }
 
@@ -130,7 +129,8 @@ function recordedAnswer(donation: IntentDonation): FinalAnswer<ProcessDonationSu
  * (from pending, or from failed: an intent declined once may succeed with another card), 200; declined →
  * `failed` with the decline code, 402 with the decline message; canceled → `failed` (abandoned), 402; never
  * confirmed → 402, nothing recorded; still settling (processing, 3-D Secure) → 503 being confirmed, the donation
- * left pending for the webhook or the reconciler. A donation another request resolved meanwhile gives its answer.
+ * left pending for the webhook or the reconciler. A donation another request resolved meanwhile answers 409 (still
+ * in flight, with Retry-After); the client's retry then replays what that request recorded.
  */
 async function recordIntentOutcome(
   db: Database,
