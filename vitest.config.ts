@@ -1,17 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/** Every test file Vitest runs: next to their code, the stand-ins' own tests, and the server's tests on the stand-ins. */
+const ALL_TESTS = ['src/**/*.test.ts', 'tests/stand-ins/**/*.test.ts', 'tests/stripe/**/*.test.ts'];
+/**
+ * Files that replace a module (`vi.mock`) or a global (`vi.stubGlobal`): each gets fresh modules of its own, or a
+ * module another file loaded first would miss the mock.
+ */
+const NEEDS_FRESH_MODULES = ['src/web/**/*.test.ts', 'src/server/admin/admin.test.ts'];
+
 /**
  * Unit and API tests (Vitest). They sit next to their code as `*.test.ts`; the browser suite is
  * Playwright's (tests/e2e); the stand-ins of Stripe test themselves (tests/stand-ins), and the server's tests that need
  * them live outside src/ (tests/stripe), which never imports a stand-in. Two workers at most: the machine has two cores.
+ * NOTE: the server's tests share their worker's modules (`isolate: false`): importing the app, PGlite's WebAssembly
+ * and the mail renderer afresh for each file was a third of the suite's time (docs/decisions/0064-ci-time-budget.md).
+ * Each file still opens its own database and app.
  */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'tests/stand-ins/**/*.test.ts', 'tests/stripe/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fresh-modules', include: NEEDS_FRESH_MODULES } },
+      { extends: true, test: { name: 'shared-modules', include: ALL_TESTS, exclude: NEEDS_FRESH_MODULES, isolate: false } },
+    ],
   },
 });

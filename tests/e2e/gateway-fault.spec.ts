@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/shared/api';
 import { IDEMPOTENCY_IN_FLIGHT_MESSAGE, PAYMENT_BEING_CONFIRMED_MESSAGE } from '../../src/server/errors';
 import { TEST_GATEWAY_LEDGER_FILE } from '../../src/server/payments/create-gateway';
+import { seedMigratedDataDir } from '../../src/server/testing/migrated-data-dir';
 import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
 import { chooseDonation, expect, fillDonorForm, test as base } from './fixtures';
 
@@ -39,6 +40,7 @@ const test = base.extend<{ faultyServer: ServerProcess }>({
   faultyServer: async ({}, use, testInfo) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'donation-gateway-fault-'));
     try {
+      await seedMigratedDataDir(dataDir);
       await symlink('/dev/null', join(dataDir, TEST_GATEWAY_LEDGER_FILE));
       const server = await startServerProcess({
         DATA_DIR: dataDir,
