@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 import { confirmInBrowser } from './stripe-mode';
-import { GatewayTimeoutError, type PaymentGateway, type PaymentIntent } from '../../src/server/payments/gateway';
+import { GatewayTimeoutError, RefundRefusedError, type PaymentGateway, type PaymentIntent } from '../../src/server/payments/gateway';
 import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { createTestGateway, DECLINE_MESSAGES } from '../../src/server/payments/test-gateway';
 import { withGatewayTimeout } from '../../src/server/payments/with-timeout';
@@ -99,16 +99,24 @@ describe.each(['test', 'stripe'] as const)('the %s gateway', (name) => {
     expect(await subject.gateway.retrievePaymentIntent('pi_doesnotexist0000000000')).toBeUndefined();
   });
 
-  it('a refund, whole or in part, once per idempotency key; none of an unpaid intent', async () => {
+  it('a refund of a charge, in part then the rest, once per idempotency key; refused (RefundRefusedError) past the charge or of an unknown charge', async () => {
     const intent = await create(3000);
     await subject.pay(intent, '4242424242424242');
+    const transactionId = (await subject.gateway.retrievePaymentIntent(intent.id))?.charge?.transactionId ?? '';
     const key = `refund-${randomUUID()}`;
-    const part = await subject.gateway.refund({ paymentIntentId: intent.id, amountCents: 1000, idempotencyKey: key });
+    const part = await subject.gateway.refund({ transactionId, amountCents: 1000, idempotencyKey: key });
     expect(part).toMatchObject({ amountCents: 1000, status: 'succeeded' });
-    expect(await subject.gateway.refund({ paymentIntentId: intent.id, amountCents: 1000, idempotencyKey: key })).toEqual(part);
-    expect(await subject.gateway.refund({ paymentIntentId: intent.id, idempotencyKey: `refund-${randomUUID()}` })).toMatchObject({ amountCents: 2000 });
-    const unpaid = await create();
-    await expect(subject.gateway.refund({ paymentIntentId: unpaid.id, idempotencyKey: `refund-${randomUUID()}` })).rejects.toThrow();
+    expect(part.refundId).toMatch(/^re_/);
+    expect(await subject.gateway.refund({ transactionId, amountCents: 1000, idempotencyKey: key })).toEqual(part);
+    await expect(subject.gateway.refund({ transactionId, amountCents: 2001, idempotencyKey: `refund-${randomUUID()}` })).rejects.toMatchObject({
+      name: 'RefundRefusedError',
+      code: 'amount_too_large',
+    });
+    expect(await subject.gateway.refund({ transactionId, idempotencyKey: `refund-${randomUUID()}` })).toMatchObject({ amountCents: 2000 });
+    await expect(subject.gateway.refund({ transactionId, idempotencyKey: `refund-${randomUUID()}` })).rejects.toMatchObject({ code: 'charge_already_refunded' });
+    await expect(subject.gateway.refund({ transactionId: 'ch_doesnotexist000000000', idempotencyKey: `refund-${randomUUID()}` })).rejects.toBeInstanceOf(
+      RefundRefusedError,
+    );
   });
 
   it('a call slower than GATEWAY_TIMEOUT_MS rejects with GatewayTimeoutError (outcome unknown)', async () => {

@@ -94,7 +94,7 @@ describe('withGatewayTimeout', () => {
     await expect(gateway.createPaymentIntent({ ...request('k'), metadata: {} })).rejects.toBeInstanceOf(GatewayTimeoutError);
     await expect(gateway.retrievePaymentIntent('pi_x')).rejects.toBeInstanceOf(GatewayTimeoutError);
     await expect(gateway.confirmPaymentIntent('pi_x', request('k').card)).rejects.toBeInstanceOf(GatewayTimeoutError);
-    await expect(gateway.refund({ paymentIntentId: 'pi_x', idempotencyKey: 'k' })).rejects.toBeInstanceOf(GatewayTimeoutError);
+    await expect(gateway.refund({ transactionId: 'ch_x', idempotencyKey: 'k' })).rejects.toBeInstanceOf(GatewayTimeoutError);
     expect(await gateway.retrieveCharge('x')).toEqual({ status: 'not_found' });
   });
 });

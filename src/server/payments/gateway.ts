@@ -125,9 +125,14 @@ export interface CreatePaymentIntentRequest {
   setupFutureUsage?: 'off_session';
 }
 
-/** A refund to make: all of the intent's charge, or `amountCents` of it. */
+/**
+ * A refund to make (issue #14): all that is left of a charge, or `amountCents` of it. The charge is named by its id
+ * (Stripe's `charge` parameter, https://docs.stripe.com/api/refunds/create), which every succeeded donation keeps
+ * (`gateway_transaction_id`), whether it was paid by a charge, a payment intent or a renewal.
+ */
 export interface RefundRequest {
-  paymentIntentId: string;
+  /** The gateway's id of the charge to refund (`ch_...`), as {@link ChargeSucceeded.transactionId}. */
+  transactionId: string;
   /** Part of the charge to refund, in cents; the whole remaining amount when undefined. */
   amountCents?: number;
   /** A second refund with the same key answers the first one and refunds nothing more. */
@@ -141,6 +146,21 @@ export interface Refund {
   /** Amount refunded by this refund, in cents. */
   amountCents: number;
   status: 'succeeded' | 'pending' | 'failed' | 'canceled' | 'requires_action';
+}
+
+/**
+ * Raised by `refund` when the gateway refused it, so nothing was refunded (Stripe answers 400: the charge is refunded
+ * already or disputed, or the amount is more than what is left). `code` is the gateway's (`charge_already_refunded`,
+ * `charge_disputed`, `amount_too_large`...); the message is the gateway's, for the operator.
+ */
+export class RefundRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'RefundRefusedError';
+  }
 }
 
 /** Raised by a gateway that takes card data only in the browser (Stripe mode: PCI DSS SAQ A) when asked to charge a card. */
@@ -236,9 +256,14 @@ export type SavedPaymentMethodChargeResult = ChargeResult | ChargeNeedsAuthentic
  * Payment intents (spec section 7; issue #11), after Stripe's Payment Intents API:
  * - `createPaymentIntent` resolves with a new intent (`requires_payment_method`), or the first one for a repeated key;
  * - `retrievePaymentIntent` resolves with the intent as it stands, or undefined for an id the gateway does not know;
+ * - `cancelPaymentIntent` cancels an intent that has not succeeded, so nobody can confirm it any more (a renewal the
+ *   donor did not authenticate, before the billing runner retries the period; issue #13), and resolves with the intent
+ *   as it stands afterwards: `canceled`, or `succeeded` / `processing` when it was paid first; undefined for an
+ *   unknown id;
  * - `confirmPaymentIntent` charges the intent with a card on the server: only when `acceptsCardData`
  *   (the test gateway); otherwise it rejects with {@link CardDataRefusedError}, as `charge` does;
- * - `refund` refunds an intent's charge, all or part of it.
+ * - `refund` refunds a charge, all or part of it, once per idempotency key; it rejects with {@link RefundRefusedError}
+ *   when the gateway refused it (nothing refunded).
  * Saved payment methods (issue #13, recurring gifts):
  * - `savePaymentMethod` keeps a card for later charges: only when `acceptsCardData` (the test gateway vaults a
  *   token); otherwise it rejects with {@link CardDataRefusedError} (Stripe saves the card in the browser);
@@ -260,6 +285,7 @@ export interface PaymentGateway {
   retrieveCharge(idempotencyKey: string): Promise<ChargeLookup>;
   createPaymentIntent(request: CreatePaymentIntentRequest): Promise<PaymentIntent>;
   retrievePaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined>;
+  cancelPaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined>;
   confirmPaymentIntent(paymentIntentId: string, card: ChargeCard): Promise<PaymentIntent>;
   refund(request: RefundRequest): Promise<Refund>;
   savePaymentMethod(card: ChargeCard): Promise<SavePaymentMethodResult>;

@@ -12,6 +12,7 @@ import {
 } from './gateway';
 import { newTestId } from './test-ids';
 import { createTestPaymentIntents } from './test-payment-intents';
+import { createTestRefunds, type TestRefundRecord } from './test-refunds';
 import { ATTACHES_THEN_DECLINES_CARD, decideSavedCharge, vaultTestCard } from './test-vault';
 
 /**
@@ -93,6 +94,8 @@ export class IdempotencyKeyReuseError extends Error {
 export interface TestGateway extends PaymentGateway {
   /** Every charge made so far (succeeded or declined), one per idempotency key. */
   charges(): ChargeRecord[];
+  /** Every refund made so far, oldest first, one per idempotency key (issue #14; see createTestRefunds). */
+  refunds(): TestRefundRecord[];
 }
 
 /** What identifies a charge's parameters in the ledger, to refuse a key reused with others: amount, currency, last4. */
@@ -141,7 +144,8 @@ function decide(card: ChargeCard, now: Date): ChargeResult {
  * and charges nothing; `retrieveCharge(key)` answers that result, or `not_found`.
  * Throws a RangeError when the amount is not a positive whole number of cents (a programming error), and
  * {@link IdempotencyKeyReuseError} when a key comes back with another amount, currency or card.
- * Payment intents and refunds: see createTestPaymentIntents (confirmed on the server with a test card).
+ * Payment intents: see createTestPaymentIntents (confirmed on the server with a test card); refunds of any charge it
+ * made: see createTestRefunds.
  * `ledger` defaults to memory; main passes a file ledger so the record outlives the process.
  */
 export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLedger } = {}): TestGateway {
@@ -201,6 +205,7 @@ export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLe
     acceptsCardData: true,
     charge,
     ...createTestPaymentIntents(charge, ledger),
+    ...createTestRefunds(ledger),
     async retrieveCharge(idempotencyKey: string): Promise<ChargeLookup> {
       const found = (await underway.get(idempotencyKey)) ?? ledger.get(idempotencyKey);
       return found ? found.result : { status: 'not_found' };

@@ -6,13 +6,11 @@ import type {
   CreatePaymentIntentRequest,
   PaymentGateway,
   PaymentIntent,
-  Refund,
-  RefundRequest,
 } from './gateway';
 import { newTestId } from './test-ids';
 
 /**
- * The test gateway's payment intents and refunds (spec section 7; issue #11), after Stripe's Payment Intents
+ * The test gateway's payment intents (spec section 7; issue #11), after Stripe's Payment Intents
  * API in test mode: an intent is created `requires_payment_method`, confirmed on the server with a test card
  * (the test gateway takes card data: PAYMENT_GATEWAY=test only), `succeeded` or back to
  * `requires_payment_method` with `lastDecline` after a decline, and can be confirmed again with another card,
@@ -24,14 +22,6 @@ import { newTestId } from './test-ids';
 
 /** Prefix of the charge keys of one intent's confirmations. */
 const attemptKeyPrefix = (intentId: string) => `${intentId}:attempt-`;
-
-/** Raised by `refund` when the intent has no charge, or the amount is more than what is left to refund (Stripe: 400). */
-export class TestRefundError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TestRefundError';
-  }
-}
 
 /** A new intent awaiting a card (`requires_payment_method`), with a client secret that cannot be guessed. */
 function unpaidIntent(id: string, amountCents: number, currency: string): PaymentIntent {
@@ -65,19 +55,18 @@ function settled(intent: PaymentIntent, result: ChargeResult): PaymentIntent {
 }
 
 /** The payment-intent part of the test gateway; `charge` is the test gateway's own (idempotent, ledgered). */
-export type TestPaymentIntents = Pick<PaymentGateway, 'createPaymentIntent' | 'retrievePaymentIntent' | 'confirmPaymentIntent' | 'refund'>;
+export type TestPaymentIntents = Pick<PaymentGateway, 'createPaymentIntent' | 'retrievePaymentIntent' | 'confirmPaymentIntent' | 'cancelPaymentIntent'>;
 
 /**
- * Creates the payment intents and refunds of the test gateway over its `charge` and `ledger`. Intent ids are
+ * Creates the payment intents of the test gateway over its `charge` and `ledger`. Intent ids are
  * `pi_test_` and 24 random base62 characters, client secrets `${id}_secret_` and 24 more.
- * `confirmPaymentIntent` rejects with a RangeError for an unknown id and answers a succeeded intent as it is;
- * `refund` rejects with {@link TestRefundError} when nothing (or not that much) is left to refund.
+ * `confirmPaymentIntent` rejects with a RangeError for an unknown id and answers a succeeded or canceled intent as it
+ * is (charging nothing); `cancelPaymentIntent` cancels one that has not succeeded.
+ * Their charges are refunded by the test gateway's refunds (test-refunds.ts), by charge id.
  */
 export function createTestPaymentIntents(charge: (request: ChargeRequest) => Promise<ChargeResult>, ledger: ChargeLedger): TestPaymentIntents {
   const intents = new Map<string, PaymentIntent>();
   const byKey = new Map<string, string>();
-  const refundsByKey = new Map<string, Refund>();
-  const refundedCents = new Map<string, number>();
 
   /** The charges of intent `id`'s confirmations, oldest first. */
   const attemptsOf = (id: string) => ledger.list().filter((record) => record.idempotencyKey.startsWith(attemptKeyPrefix(id)));
@@ -106,10 +95,19 @@ export function createTestPaymentIntents(charge: (request: ChargeRequest) => Pro
       return find(id);
     },
 
+    async cancelPaymentIntent(id: string) {
+      const intent = find(id);
+      // NOTE: as Stripe, a succeeded (or already canceled) intent stays as it is; the caller reads its status.
+      if (!intent || intent.status === 'succeeded' || intent.status === 'canceled') return intent;
+      const canceled: PaymentIntent = { ...intent, status: 'canceled' };
+      intents.set(id, canceled);
+      return canceled;
+    },
+
     async confirmPaymentIntent(id: string, card: ChargeCard) {
       const intent = find(id);
       if (!intent) throw new RangeError(`No such payment intent: ${id}`);
-      if (intent.status === 'succeeded') return intent;
+      if (intent.status === 'succeeded' || intent.status === 'canceled') return intent;
       const attempt = attemptsOf(id).length + 1;
       const result = await charge({
         amountCents: intent.amountCents,
@@ -121,22 +119,6 @@ export function createTestPaymentIntents(charge: (request: ChargeRequest) => Pro
       const next = settled(intent, result);
       intents.set(id, next);
       return next;
-    },
-
-    async refund(request: RefundRequest) {
-      const earlier = refundsByKey.get(request.idempotencyKey);
-      if (earlier) return earlier;
-      const intent = find(request.paymentIntentId);
-      if (intent?.status !== 'succeeded') throw new TestRefundError('This payment intent has no charge to refund');
-      const left = intent.amountCents - (refundedCents.get(intent.id) ?? 0);
-      const amountCents = request.amountCents ?? left;
-      if (!Number.isSafeInteger(amountCents) || amountCents <= 0 || amountCents > left) {
-        throw new TestRefundError(`Refund amount must be between 1 and ${left} cents`);
-      }
-      refundedCents.set(intent.id, intent.amountCents - left + amountCents);
-      const refund: Refund = { refundId: newTestId('re_test_'), amountCents, status: 'succeeded' };
-      refundsByKey.set(request.idempotencyKey, refund);
-      return refund;
     },
   };
 }

@@ -23,6 +23,7 @@ export function withGatewayTimeout(gateway: PaymentGateway, timeoutMs: number): 
     retrieveCharge: (idempotencyKey) => withinMs(gateway.retrieveCharge(idempotencyKey), timeoutMs),
     createPaymentIntent: (request) => withinMs(gateway.createPaymentIntent(request), timeoutMs),
     retrievePaymentIntent: (id) => withinMs(gateway.retrievePaymentIntent(id), timeoutMs),
+    cancelPaymentIntent: (id) => withinMs(gateway.cancelPaymentIntent(id), timeoutMs),
     confirmPaymentIntent: (id, card) => withinMs(gateway.confirmPaymentIntent(id, card), timeoutMs),
     refund: (request) => withinMs(gateway.refund(request), timeoutMs),
     savePaymentMethod: (card) => withinMs(gateway.savePaymentMethod(card), timeoutMs),

@@ -10,6 +10,7 @@ import {
   PAYMENT_INTENT_STATUSES,
   type PaymentIntentStatus,
   type Refund,
+  RefundRefusedError,
   type RefundRequest,
   type SavedPaymentMethod,
   type SavedPaymentMethodChargeRequest,
@@ -23,7 +24,7 @@ import {
  * reaches the server (PCI DSS SAQ A): the donor's browser gives the card to Stripe.js's Payment Element and
  * confirms the payment intent there, so `charge` and `confirmPaymentIntent` reject with CardDataRefusedError.
  * The server creates intents (https://docs.stripe.com/api/payment_intents/create), retrieves them with their
- * latest charge to learn the outcome, card brand and last4, and refunds them (https://docs.stripe.com/api/refunds).
+ * latest charge to learn the outcome, card brand and last4, and refunds charges (https://docs.stripe.com/api/refunds).
  */
 
 /** What {@link createStripeGateway} needs. */
@@ -165,7 +166,9 @@ export async function chargeSavedCardOffSession(stripe: Stripe, request: SavedPa
  * Creates the Stripe gateway. Its `isTestMode` follows the key (`sk_test_` / `rk_test_`). Intents are created
  * with `automatic_payment_methods` without redirects (cards and wallets; what the Payment Element offers is set in
  * Stripe's Dashboard) and the
- * request's metadata; `retrievePaymentIntent` answers undefined for an unknown id; `retrieveCharge` and
+ * request's metadata; `retrievePaymentIntent` answers undefined for an unknown id; `cancelPaymentIntent`
+ * (https://docs.stripe.com/api/payment_intents/cancel) answers the intent canceled, or as it stands when Stripe refused
+ * because it succeeded or was canceled first (`payment_intent_unexpected_state`); `retrieveCharge` and
  * `charge` and `confirmPaymentIntent` reject (card data never reaches this server; intents are looked up by id).
  * SetupIntents (a donor's new card; issue #13) are created for off-session use on the plan's Customer, without
  * redirecting methods, and retrieved with their PaymentMethod (undefined for an unknown id).
@@ -215,6 +218,19 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
       }
     },
 
+    async cancelPaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined> {
+      try {
+        return toPaymentIntent(await stripe.paymentIntents.cancel(paymentIntentId, { expand: ['latest_charge'] }));
+      } catch (error) {
+        if (isMissing(error)) return undefined;
+        // NOTE: Stripe refuses to cancel an intent that succeeded (or was canceled) meanwhile: its status says which.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'payment_intent_unexpected_state') {
+          return toPaymentIntent(await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ['latest_charge'] }));
+        }
+        throw error;
+      }
+    },
+
     async createSetupIntent(customerId: string): Promise<SetupIntent> {
       const intent = await stripe.setupIntents.create({
         customer: customerId,
@@ -235,11 +251,17 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     },
 
     async refund(request: RefundRequest): Promise<Refund> {
-      const refund = await stripe.refunds.create(
-        { payment_intent: request.paymentIntentId, ...(request.amountCents === undefined ? {} : { amount: request.amountCents }) },
-        { idempotencyKey: request.idempotencyKey },
-      );
-      return { refundId: refund.id, amountCents: refund.amount, status: (refund.status ?? 'pending') as Refund['status'] };
+      try {
+        const refund = await stripe.refunds.create(
+          { charge: request.transactionId, ...(request.amountCents === undefined ? {} : { amount: request.amountCents }) },
+          { idempotencyKey: request.idempotencyKey },
+        );
+        return { refundId: refund.id, amountCents: refund.amount, status: (refund.status ?? 'pending') as Refund['status'] };
+      } catch (error) {
+        // NOTE: a 400 (invalid request) is Stripe's refusal: nothing was refunded. Anything else leaves the outcome unknown.
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new RefundRefusedError(error.message, error.code ?? 'invalid_request_error');
+        throw error;
+      }
     },
   };
 }
