@@ -22,6 +22,22 @@ export const PlanChargeSchema = z.object({
   status: z.enum(['pending', 'succeeded', 'failed', 'refunded', 'disputed']),
 });
 
+/**
+ * A renewal the donor's bank wants them to authenticate (Stripe's `authentication_required` of an off-session payment;
+ * issue #13), which the manage page lets them confirm on-session with Stripe.js (`stripe.confirmPayment` with the
+ * intent's client secret and the saved card, https://docs.stripe.com/payments/save-and-reuse): the client secret of
+ * that payment intent (never logged or stored by the page), its amount in dollars, the saved card's PaymentMethod and
+ * the UTC date the renewal was due.
+ */
+export const PaymentToConfirmSchema = z.object({
+  clientSecret: z.string(),
+  amount: z.number(),
+  paymentMethodId: z.string(),
+  dueOn: IsoDateSchema,
+});
+/** A renewal awaiting the donor's confirmation. */
+export type PaymentToConfirm = z.infer<typeof PaymentToConfirmSchema>;
+
 /** A plan as the manage page shows it (GET answer; every POST answers it too, as changed). */
 export const ManagedPlanSchema = z.object({
   amount: z.number(),
@@ -36,6 +52,8 @@ export const ManagedPlanSchema = z.object({
   card: z.object({ brand: CardBrandSchema, last4: z.string(), expiryMonth: z.number().int(), expiryYear: z.number().int() }),
   /** The plan's charges, newest first. */
   charges: z.array(PlanChargeSchema),
+  /** The renewal of the current period the donor's bank wants confirmed (Stripe mode, past due or paused), else null. */
+  paymentToConfirm: PaymentToConfirmSchema.nullable(),
 });
 /** A plan as the manage page shows it. */
 export type ManagedPlan = z.infer<typeof ManagedPlanSchema>;
@@ -75,6 +93,12 @@ export const ManageLinksAcceptedSchema = z.object({ success: z.literal(true), me
  * Customer, which the page confirms with the Payment Element (`stripe.confirmSetup`) before posting its id.
  */
 export const CardSetupAnswerSchema = z.object({ success: z.literal(true), data: z.object({ clientSecret: z.string() }) });
+
+/**
+ * 409 of POST /api/recurring/manage/:token/confirm-payment when Stripe does not say the renewal awaiting the donor
+ * was paid (not confirmed, authentication failed, or nothing awaits): nothing was recorded.
+ */
+export const PAYMENT_NOT_CONFIRMED_MESSAGE = 'Your payment is not confirmed yet. Please try again, or use another card.';
 
 /** 400 (fieldErrors.setupIntentId) of a SetupIntent that has not saved a card on the plan's Customer. */
 export const SETUP_INTENT_NOT_SAVED_MESSAGE = 'Your new card was not saved. Please enter it again.';

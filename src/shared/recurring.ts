@@ -18,6 +18,12 @@ export const MANAGE_PLAN_API_PATH = '/api/recurring/manage/:token';
 /** The API that starts a new card in Stripe mode: POST (CSRF-checked) creates a SetupIntent for the plan's Customer. */
 export const MANAGE_CARD_SETUP_API_PATH = `${MANAGE_PLAN_API_PATH}/card-setup`;
 
+/**
+ * The API the manage page calls once Stripe.js confirmed the renewal the donor's bank wanted authenticated: POST
+ * (CSRF-checked) makes the server retrieve that payment intent from Stripe and record the renewal (issue #13).
+ */
+export const MANAGE_CONFIRM_PAYMENT_API_PATH = `${MANAGE_PLAN_API_PATH}/confirm-payment`;
+
 /** The API where a donor asks for their manage links (POST `{email}`, 202 whatever the address). */
 export const MANAGE_LINKS_API_PATH = '/api/recurring/manage-links';
 

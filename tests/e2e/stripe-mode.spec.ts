@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import { API_PATHS } from '../../src/shared/api';
+import { openDatabase } from '../../src/server/db/client';
+import { recurringPlans } from '../../src/server/db/schema';
+import { seedMigratedDataDir } from '../../src/server/testing/migrated-data-dir';
 import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { chooseDonation, expect, field, TEST_CARDS, test as base } from './fixtures';
-import { manageLinkPath, waitForReceipt } from './mail-helpers';
-import { tabTo } from './keyboard-helpers';
+import { manageLinkPath, waitForMail, waitForReceipt } from './mail-helpers';
+import { expectFocusVisible, tabTo } from './keyboard-helpers';
 
 /**
  * Issue #11 in a real browser: the site in Stripe mode (PAYMENT_GATEWAY=stripe), its own server process per test
@@ -28,7 +31,27 @@ const PAYMENT_TIMEOUT_MS = 20_000;
 /** An expiry in the future as the Payment Element takes it: MM / YY of December next year. */
 const FUTURE_EXPIRY = `12 / ${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
 
+/** Stripe's test card whose bank asks for 3-D Secure on every payment, and declines off-session ones `authentication_required`. */
+const AUTHENTICATION_ALWAYS_CARD = '4000 0027 6000 3184';
+
 const digits = (cardNumber: string) => cardNumber.replace(/\D/g, '');
+
+/** The environment of the site's server in Stripe mode on `stripeApi`, keeping its database and e-mails in `dataDir`. */
+function stripeServerEnv(stripeApi: StripeApiStandIn, dataDir: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'test',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'info',
+    WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+    PAYMENT_GATEWAY: 'stripe',
+    STRIPE_SECRET_KEY: stripeApi.secretKey,
+    STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripeApi.url,
+    STRIPE_JS_URL: stripeApi.stripeJsUrl,
+  };
+}
 
 /** The server the browser talks to, and the requests the page sent it (every frame's, from the page's context). */
 interface StripeSite {
@@ -47,11 +70,12 @@ const test = base.extend<{ stripeApi: StripeApiStandIn; dataDir: string; stripeS
       await standIn.close();
     }
   },
-  /** The server's DATA_DIR (its database, and its e-mails in `mail/`), removed after the test. */
+  /** The server's DATA_DIR (its database, migrated in advance, and its e-mails in `mail/`), removed after the test. */
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
   dataDir: async ({}, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'donation-stripe-mode-'));
     try {
+      await seedMigratedDataDir(dataDir);
       await use(dataDir);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
@@ -59,19 +83,7 @@ const test = base.extend<{ stripeApi: StripeApiStandIn; dataDir: string; stripeS
   },
   // A real server in Stripe mode on its own DATA_DIR; stopped after the test.
   stripeServer: async ({ stripeApi, dataDir }, use, testInfo) => {
-    const server = await startServerProcess({
-      DATA_DIR: dataDir,
-      NODE_ENV: 'test',
-      RATE_LIMITS: 'off',
-      LOG_LEVEL: 'info',
-      WEB_ROOT: join(process.cwd(), 'dist', 'web'),
-      PAYMENT_GATEWAY: 'stripe',
-      STRIPE_SECRET_KEY: stripeApi.secretKey,
-      STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_URL: stripeApi.url,
-      STRIPE_JS_URL: stripeApi.stripeJsUrl,
-    });
+    const server = await startServerProcess(stripeServerEnv(stripeApi, dataDir));
     stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
     try {
       await use(server);
@@ -256,6 +268,63 @@ test.describe('in Stripe mode', () => {
     await expect(page.getByRole('definition').filter({ hasText: 'Mastercard ending in 4444' })).toBeVisible();
     expect(stripeApi.requests.some((request) => request.method === 'POST' && request.path === '/v1/setup_intents'), 'our server created the SetupIntent').toBe(true);
     expectNoCardNumberSentTo(site, TEST_CARDS.mastercard);
+  });
+
+  test('a monthly donor whose bank wants a renewal authenticated confirms it from the e-mailed link, with the keyboard alone', async ({
+    page,
+    site,
+    dataDir,
+    stripeApi,
+  }) => {
+    const email = 'rosa@example.org';
+    const mailDir = join(dataDir, 'mail');
+    await chooseDonation(page, { preset: '$25', frequency: 'monthly', cause: 'marine-protected-areas' });
+    await fillStripeForm(page, { name: 'Rosa Cal', email, cardNumber: AUTHENTICATION_ALWAYS_CARD });
+    await clickScrolledIntoView(page.getByRole('button', { name: 'Complete Donation of $25' }));
+    // This card's bank asks for 3-D Secure on every payment: the first one in the Payment Element's frame.
+    await page.frameLocator(CARD_FRAME).getByRole('button', { name: 'Complete authentication' }).click({ timeout: PAYMENT_TIMEOUT_MS });
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+    await waitForReceipt(mailDir, email);
+
+    // A month later. NOTE: Stripe mode refuses billing's `asOf` (it moves real money), so the plan's next try is moved
+    // into the past in the stopped server's database, and the restarted server's billing runner, which runs at start,
+    // charges the renewal off-session: the bank declines it `authentication_required`.
+    const port = new URL(site.server.baseUrl).port;
+    await site.server.stop();
+    const database = await openDatabase({ dataDir, databaseUrl: undefined });
+    try {
+      const moved = await database.db.update(recurringPlans).set({ nextAttemptAt: new Date(Date.now() - 60_000) }).returning({ id: recurringPlans.id });
+      expect(moved, 'one plan').toHaveLength(1);
+    } finally {
+      await database.close();
+    }
+    const restarted = await startServerProcess({ ...stripeServerEnv(stripeApi, dataDir), PORT: port });
+    try {
+      const confirmLink = manageLinkPath(await waitForMail(mailDir, email, 'renewal_needs_authentication'));
+      expect(confirmLink, 'a manage link in the e-mail asking to confirm the payment').toBeTruthy();
+      expect(await succeededDonationCount(restarted.baseUrl), 'nothing charged without the donor').toBe(1);
+
+      await page.goto(confirmLink ?? '');
+      await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toBeVisible();
+      const confirm = page.getByRole('button', { name: 'Confirm Payment of $25' });
+      await expect(confirm).toBeEnabled();
+      await expectNoAxeViolations(page, 'the manage page with a payment to confirm');
+      await tabTo(page, confirm);
+      await expectFocusVisible(page);
+      await page.keyboard.press('Enter');
+      // The bank's challenge opens over the page, its button focused, as Stripe's does.
+      const challenge = page.frameLocator('iframe[title="3D Secure authentication"]').getByRole('button', { name: 'Complete authentication' });
+      await expect(challenge).toBeFocused({ timeout: PAYMENT_TIMEOUT_MS });
+      await page.keyboard.press('Enter');
+
+      await expect(page.getByRole('status').filter({ hasText: 'Your payment is confirmed.' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+      await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toHaveCount(0);
+      expect(await succeededDonationCount(restarted.baseUrl), 'the renewal, once').toBe(2);
+      await waitForReceipt(mailDir, email, 2);
+      await expectNoAxeViolations(page, 'the manage page once the payment is confirmed');
+    } finally {
+      await restarted.stop();
+    }
   });
 
   test("the Stripe-mode form has no axe violations and a keyboard user reaches Stripe's card fields and the button", async ({ page }) => {

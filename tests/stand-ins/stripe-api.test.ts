@@ -336,4 +336,19 @@ describe('injected failures', () => {
     expect(replay.status).toBe('succeeded');
     expect(replay.lastResponse.headers['idempotent-replayed']).toBe('true');
   });
+
+  it('holds the answers of matching requests until they are released, other requests answered meanwhile', async () => {
+    const created = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd' });
+    const held = standIn.holdNextRequests(1, { match: ({ method, path }) => method === 'GET' && path.startsWith('/v1/payment_intents/') });
+    let answered = false;
+    const retrieving = stripe.paymentIntents.retrieve(created.id).then((intent) => {
+      answered = true;
+      return intent;
+    });
+    await held.arrived;
+    expect((await stripe.paymentIntents.create({ amount: 500, currency: 'usd' })).amount).toBe(500);
+    expect(answered).toBe(false);
+    held.release();
+    expect((await retrieving).id).toBe(created.id);
+  });
 });

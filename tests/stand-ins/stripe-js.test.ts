@@ -36,6 +36,8 @@ function sitePage(): string {
     if (submitted.error) return { submitError: submitted.error };
     return stripe.confirmPayment({ elements, clientSecret, confirmParams: { return_url: location.href }, redirect: 'if_required' });
   };
+  window.confirmSaved = (clientSecret, paymentMethod) =>
+    stripe.confirmPayment({ clientSecret, confirmParams: { payment_method: paymentMethod }, redirect: 'if_required' });
   window.confirmWithoutSubmit = (clientSecret) =>
     stripe.confirmPayment({ elements, clientSecret, confirmParams: { return_url: location.href }, redirect: 'if_required' }).then(
       () => 'resolved', (error) => error.name + ': ' + error.message);
@@ -60,6 +62,7 @@ declare global {
   interface Window {
     pay(clientSecret: string): Promise<PayResult>;
     confirmWithoutSubmit(clientSecret: string): Promise<string>;
+    confirmSaved(clientSecret: string, paymentMethod: string): Promise<PayResult>;
     standInEvents: string[];
   }
 }
@@ -163,6 +166,32 @@ describe('Stripe.js stand-in', () => {
     const paying = page.evaluate((secret) => window.pay(secret), intent.client_secret ?? '');
     await cardFrame().getByRole('button', { name: 'Complete authentication' }).click();
     expect((await paying).paymentIntent).toMatchObject({ id: intent.id, status: 'succeeded' });
+  });
+
+  it('confirms an off-session payment declined authentication_required with its saved card, without Elements: 3-D Secure in an overlay', async () => {
+    const customer = await stripe.customers.create({});
+    const declined = await stripe.paymentIntents
+      .create({
+        amount: 3000,
+        currency: 'usd',
+        customer: customer.id,
+        payment_method: 'pm_card_authenticationRequired',
+        off_session: true,
+        confirm: true,
+        automatic_payment_methods: { enabled: true, allow_redirects: 'never' },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    if (!(declined instanceof Stripe.errors.StripeCardError) || !declined.payment_intent || !declined.payment_method) throw new Error('no authentication_required decline');
+    expect(declined.code).toBe('authentication_required');
+    const { client_secret: clientSecret, id } = declined.payment_intent;
+    const confirming = page.evaluate(([secret, method]) => window.confirmSaved(secret, method), [clientSecret ?? '', declined.payment_method.id] as const);
+    await page.frameLocator('iframe[title="3D Secure authentication"]').getByRole('button', { name: 'Complete authentication' }).click();
+    expect((await confirming).paymentIntent).toMatchObject({ id, status: 'succeeded' });
+    expect(await page.locator('iframe[title="3D Secure authentication"]').count(), 'the overlay is gone').toBe(0);
+    expect(pageRequests.find((request) => request.url.endsWith(`/v1/payment_intents/${id}/confirm`))?.fromSitePage).toBe(true);
   });
 
   it('is reachable by keyboard: Tab from the page moves into the card number field', async () => {

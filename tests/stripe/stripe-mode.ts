@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
-import type { Clock } from '../../src/server/mail/clock';
-import { createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
+import type Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { ManualClock } from '../../src/server/mail/clock';
+import { createStripeClient, createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { createTestApp, type TestApp } from '../../src/server/testing/test-app';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 
@@ -14,6 +15,8 @@ import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/strip
 export interface StripeModeApp {
   readonly standIn: StripeApiStandIn;
   readonly t: TestApp;
+  /** Stripe's SDK on the stand-in (the app's own createStripeClient), for a test to see what Stripe holds. */
+  readonly stripe: Stripe;
   /** POSTs `body` as JSON to `url` with the CSRF cookie pair and header a page would send. */
   post(url: string, body: unknown): Promise<LightMyRequestResponse>;
 }
@@ -21,13 +24,16 @@ export interface StripeModeApp {
 /**
  * Starts, in a `beforeAll` of the calling file, the Stripe API stand-in and the app in Stripe mode on it
  * (PAYMENT_GATEWAY=stripe with the stand-in's keys, `webhookSecret`, STRIPE_API_URL and STRIPE_JS_URL; the Stripe
- * gateway at the stand-in), with `clock` for its runners when given; closes both in an `afterAll`.
+ * gateway at the stand-in), with `clock` for its runners and extra `env` (say ADMIN_TOKEN) when given; before each test
+ * empties the app's tables and sets `clock` to the present; closes both in an `afterAll`.
  */
-export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock }): StripeModeApp {
+export function useStripeModeApp(options: { webhookSecret: string; clock?: ManualClock; env?: Record<string, string> }): StripeModeApp {
   let standIn: StripeApiStandIn | undefined;
   let t: TestApp | undefined;
+  let stripe: Stripe | undefined;
   beforeAll(async () => {
     standIn = await startStripeApiStandIn();
+    stripe = createStripeClient({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 });
     t = await createTestApp({
       clock: options.clock,
       env: {
@@ -37,9 +43,14 @@ export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock
         STRIPE_WEBHOOK_SECRET: options.webhookSecret,
         STRIPE_API_URL: standIn.url,
         STRIPE_JS_URL: standIn.stripeJsUrl,
+        ...options.env,
       },
       gateway: createStripeGateway({ secretKey: standIn.secretKey, apiUrl: standIn.url, timeoutMs: 10_000 }),
     });
+  });
+  beforeEach(async () => {
+    await t?.reset();
+    options.clock?.set(new Date());
   });
   afterAll(async () => {
     await t?.close();
@@ -55,6 +66,9 @@ export function useStripeModeApp(options: { webhookSecret: string; clock?: Clock
     },
     get t() {
       return started(t);
+    },
+    get stripe() {
+      return started(stripe);
     },
     post: (url, body) => started(t).post(url, body),
   };

@@ -23,6 +23,8 @@ export interface IntentDonation {
   gatewayTransactionId: string | null;
   declineCode: string | null;
   isTestPayment: boolean;
+  /** The period of the recurring plan it is a charge of (0 the first gift, 1... a renewal; issue #13); null for a one-time gift. */
+  recurringPeriod: number | null;
 }
 
 const intentDonationColumns = {
@@ -34,6 +36,7 @@ const intentDonationColumns = {
   gatewayTransactionId: donations.gatewayTransactionId,
   declineCode: donations.declineCode,
   isTestPayment: donations.isTestPayment,
+  recurringPeriod: donations.recurringPeriod,
 };
 
 /** The donation of a payment intent, or undefined when none was recorded for it. */
@@ -68,14 +71,21 @@ export async function findOrCreateIntentDonation(
 
 /**
  * Moves a donation to `refunded` (a full refund of its charge, from `pending`, `succeeded` or `disputed`: a
- * refund that arrives before the success still leaves it refunded), keeping the charge's id, and voids its
- * receipt with a notice to the donor (issue #12: "a refund voids the receipt and sends a notice"), in `db`, the
- * caller's transaction. Resolves with whether it moved (false when it was refunded already, failed, or unknown).
+ * refund that arrives before the success still leaves it refunded), all of its amount refunded (`refunded_cents`;
+ * issue #14), keeping the charge's id, and voids its receipt with a notice to the donor (issue #12: "a refund voids
+ * the receipt and sends a notice"), in `db`, the caller's transaction. Used by the webhook (a refund made in Stripe's
+ * Dashboard) and by an operator's refund of what was left (admin/refund.ts). Resolves with whether it moved (false
+ * when it was refunded already, failed, or unknown).
  */
 export async function markDonationRefunded(db: Database, donationId: string, transactionId: string): Promise<boolean> {
   const moved = await db
     .update(donations)
-    .set({ status: 'refunded', gatewayTransactionId: sql`coalesce(${donations.gatewayTransactionId}, ${transactionId})`, updatedAt: sql`now()` })
+    .set({
+      status: 'refunded',
+      refundedCents: sql`${donations.amountCents}`,
+      gatewayTransactionId: sql`coalesce(${donations.gatewayTransactionId}, ${transactionId})`,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(donations.id, donationId), inArray(donations.status, ['pending', 'succeeded', 'disputed'])))
     .returning({ id: donations.id });
   if (moved.length !== 1) return false;

@@ -10,6 +10,8 @@ import {
   markDonationRefunded,
   type IntentDonation,
 } from './intent-ledger';
+import { logConfirmedRenewal } from '../recurring/awaiting-payment';
+import { recordConfirmedRenewal } from '../recurring/confirmed-renewal';
 import { markSucceededAndStartPlan } from '../recurring/first-payment';
 import { DonationTransitionError, markDonationFailed } from './repository';
 
@@ -54,11 +56,28 @@ async function forwardOnly(move: () => Promise<unknown>): Promise<boolean> {
   }
 }
 
-/** The effect of `event` on `donation`, in the caller's transaction (`gateway` names the gateway that sent it); true when the donation changed. */
-async function effect(tx: Database, donation: IntentDonation, event: PaymentEvent, intent: PaymentIntent | undefined, gateway: string): Promise<boolean> {
+/**
+ * The effect of `event` on `donation`, in the caller's transaction (`gateway` names the gateway that sent it; `log`
+ * the request's logger); true when the donation changed.
+ */
+async function effect(
+  tx: Database,
+  donation: IntentDonation,
+  event: PaymentEvent,
+  intent: PaymentIntent | undefined,
+  gateway: string,
+  log: FastifyBaseLogger,
+): Promise<boolean> {
   switch (event.kind) {
     case 'payment_succeeded': {
       if (!intent?.charge) return false;
+      // NOTE: a renewal its donor confirmed on the manage page (authentication_required; decision 0046) is recorded
+      // once, with its plan's next period, whichever of this event and the page's POST comes first.
+      if (donation.recurringPeriod !== null && donation.recurringPeriod > 0) {
+        const recorded = await recordConfirmedRenewal(tx, donation.id, intent);
+        logConfirmedRenewal(log, { donationId: donation.id, paymentIntentId: intent.id, outcome: recorded, by: 'webhook' });
+        return recorded === 'recorded';
+      }
       const outcome = { ...intent.charge, isTestPayment: intent.isTestPayment };
       const answer = succeededAnswer({ ...donation, ...outcome });
       // NOTE: a recurring gift whose browser never came back still gets its plan (issue #13), with the card the intent saved.
@@ -98,7 +117,7 @@ export async function applyPaymentEvent(deps: PaymentEventDeps, source: PaymentE
     if (event.kind === 'ignored') return 'unchanged';
     const donation = await findDonationByPaymentIntent(tx, event.paymentIntentId);
     if (!donation) return 'no_donation';
-    return (await effect(tx, donation, event, intent, deps.gateway.name)) ? 'applied' : 'unchanged';
+    return (await effect(tx, donation, event, intent, deps.gateway.name, deps.log)) ? 'applied' : 'unchanged';
   });
   const paymentIntentId = event.kind === 'ignored' ? undefined : event.paymentIntentId;
   const level = outcome === 'no_donation' ? 'warn' : 'info';

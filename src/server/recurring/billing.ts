@@ -8,14 +8,15 @@ import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway, SavedPaymentMethodChargeResult } from '../payments/gateway';
 import { nextDunningStep } from './dunning';
 import { remindExpiringCards, resumeEndedPauses } from './manage';
-import { claimDuePlans, findOrCreateRenewalDonation, planDonorEmail, scheduleOf, settlePlanPeriod } from './plans';
+import { keepIntentAwaitingDonor, settleAwaitingPayment } from './awaiting-payment';
+import { claimDuePlans, findOrCreateRenewalDonation, nextAttemptOf, paidPeriodChanges, planDonorEmail, settlePlanPeriod } from './plans';
 
 /**
  * The billing run (issue #13): claims the plans due, charges each one's saved card off-session, and records the
  * renewal as a donation of the ledger (with its receipt) and the plan's next period, or the decline and the dunning
  * step, in one transaction per plan. A (plan, period, attempt) has one gateway idempotency key and one donation row,
  * and a period at most one donation that is not failed (a unique index), so two runs, a crash or a retry can never
- * charge a period twice.
+ * charge a period twice; a retry first settles the payment a try left waiting for the donor (decision 0046).
  */
 
 /** What a billing run needs: the database, the gateway, a logger, and DUNNING_RETRY_DAYS. */
@@ -29,9 +30,10 @@ export interface BillingDeps {
 
 /** What one run did: renewals charged, tries declined (or waiting for the donor to authenticate), plans left for later. */
 export interface BillingReport {
+  /** Renewals charged, or paid by their donor on the manage page and recorded by this run (decision 0046). */
   charged: number;
   failed: number;
-  /** Claimed but not charged now: the gateway could not be asked (the lease expires, the next run tries again), or another try of the period is under way. */
+  /** Claimed but not charged now: the gateway could not be asked (the lease expires, the next run tries again), another try of the period is under way, or the donor paid it (recorded before, or being paid). */
   skipped: number;
 }
 
@@ -50,21 +52,15 @@ async function recordCharged(db: Database, plan: RecurringPlanRow, donationId: s
   const donor = { amountCents: plan.amountCents, donorName: '', transactionId: result.transactionId, isTestPayment: result.isTestPayment };
   await db.transaction(async (tx) => {
     await markDonationSucceeded(tx, donationId, result, succeededAnswer(donor));
-    await settlePlanPeriod(tx, plan.id, plan.period, {
-      status: 'active',
-      ...scheduleOf(plan, plan.period + 1),
-      retryCount: 0,
-      pastDueSince: null,
-      cardBrand: result.cardBrand,
-      cardLast4: result.last4,
-    });
+    await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, result));
   });
 }
 
 /**
  * Records a declined try: the donation failed, and the plan past due until its next retry or paused after the last
- * one, with the donor's e-mail at the period's first decline and at the pause (and when the bank asks the donor to
- * authenticate), in one transaction.
+ * one, with the donor's e-mail at the period's first decline and at the pause, in one transaction. A try the bank
+ * wants the donor to authenticate keeps its payment intent (the manage page offers it; decision 0046), and its e-mail
+ * (`renewal_needs_authentication`, once per period) asks the donor to confirm on that page instead of `renewal_failed`.
  */
 async function recordDeclined(
   deps: BillingDeps,
@@ -80,7 +76,11 @@ async function recordDeclined(
       planDonorEmail(tx, plan).then((recipient) =>
         enqueueMail(tx, { kind, dedupeKey: `${kind}:${plan.id}:${plan.period}`, recipient, recurringPlanId: plan.id }),
       );
-    if (result.status === 'requires_authentication') await mail('renewal_needs_authentication');
+    const needsDonor = result.status === 'requires_authentication';
+    if (needsDonor) {
+      await keepIntentAwaitingDonor(tx, donationId, result.paymentIntentId);
+      await mail('renewal_needs_authentication');
+    }
     if (step.action === 'pause') {
       if (await settlePlanPeriod(tx, plan.id, plan.period, { status: 'paused', retryCount: 0, pastDueSince: null, pausedUntil: null })) await mail('plan_paused');
       return 'paused';
@@ -91,16 +91,36 @@ async function recordDeclined(
       pastDueSince: plan.pastDueSince ?? now,
       nextAttemptAt: step.retryAt,
     });
-    if (settled && step.firstFailure) await mail('renewal_failed');
+    if (settled && step.firstFailure && !needsDonor) await mail('renewal_failed');
     return 'past_due';
   });
 }
 
-/** Charges one claimed plan (try `retryCount + 1` of its period) and records the outcome. */
+/**
+ * Before a retry of `plan`'s period, settles the payment its last try left waiting for the donor (settleAwaitingPayment):
+ * `charge` when nothing can pay the period but this retry; otherwise what the run reports (`charged`: the donor paid
+ * it, recorded now; `skipped`: recorded before, being paid, or the gateway could not be asked, tried again later).
+ */
+async function beforeRetry(deps: BillingDeps, plan: RecurringPlanRow, attempt: number): Promise<keyof BillingReport | 'charge'> {
+  try {
+    const settled = await settleAwaitingPayment(deps, plan.id, plan.period, attempt);
+    if (settled === 'none' || settled === 'released') return 'charge';
+    return settled === 'recorded' ? 'charged' : 'skipped';
+  } catch (error) {
+    deps.log.error({ err: error, renewal: { planId: plan.id, period: plan.period, attempt } }, 'Renewal not retried: its payment awaiting the donor could not be settled');
+    return 'skipped';
+  }
+}
+
+/** Charges one claimed plan (the next try of its period: nextAttemptOf) and records the outcome. */
 async function billPlan(deps: BillingDeps, plan: RecurringPlanRow, now: Date): Promise<keyof BillingReport> {
   const { db, gateway, log } = deps;
-  const attempt = plan.retryCount + 1;
+  const attempt = await nextAttemptOf(db, plan);
   const about = { planId: plan.id, period: plan.period, attempt, amountCents: plan.amountCents, currency: plan.currency, gateway: plan.gateway };
+  if (attempt > 1) {
+    const settled = await beforeRetry(deps, plan, attempt);
+    if (settled !== 'charge') return settled;
+  }
   const donation = await findOrCreateRenewalDonation(db, plan, attempt);
   if (!donation || donation.status !== 'pending') {
     log.warn({ renewal: { ...about, donationId: donation?.id, status: donation?.status } }, 'Renewal not charged: another try of the period holds it');
@@ -132,10 +152,12 @@ async function billPlan(deps: BillingDeps, plan: RecurringPlanRow, now: Date): P
 /**
  * One billing run at `now` (the injected clock's, or an operator's `asOf`): resumes the plans whose pause until a
  * date has come (resumeEndedPauses), reminds the donors whose card expires within 30 days (remindExpiringCards), then claims the plans due in batches and
- * bills each once per run (a plan behind by several periods catches up one period per run). Resolves with what it
- * did; rejects when the database fails (the next run starts over; leases expire).
+ * bills each once per run (a plan behind by several periods catches up one period per run). Once `signal` is aborted
+ * (the runner stops: graceful shutdown, issue #14) it returns after the plan at hand; the other claimed plans wait for
+ * their lease to expire (BILLING_LEASE_MS) and a later run bills them. Resolves with what it did; rejects when the
+ * database fails (the next run starts over; leases expire).
  */
-export async function runBilling(deps: BillingDeps, now: Date): Promise<BillingReport> {
+export async function runBilling(deps: BillingDeps, now: Date, signal?: AbortSignal): Promise<BillingReport> {
   const report: BillingReport = { charged: 0, failed: 0, skipped: 0 };
   await resumeEndedPauses(deps.db, now);
   await remindExpiringCards(deps.db, now);
@@ -143,9 +165,10 @@ export async function runBilling(deps: BillingDeps, now: Date): Promise<BillingR
   for (;;) {
     const batch = await claimDuePlans(deps.db, { now, leaseMs: BILLING_LEASE_MS, limit: BATCH_SIZE, exclude: seen });
     for (const plan of batch) {
+      if (signal?.aborted) return report;
       seen.push(plan.id);
       report[await billPlan(deps, plan, now)] += 1;
     }
-    if (batch.length < BATCH_SIZE) return report;
+    if (batch.length < BATCH_SIZE || signal?.aborted) return report;
   }
 }

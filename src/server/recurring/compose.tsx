@@ -1,6 +1,4 @@
-import { render } from '@react-email/components';
 import { and, eq, ne, sql } from 'drizzle-orm';
-import type { ReactElement } from 'react';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import type { CapabilitySigner } from '../capability-link';
 import type { OrganizationProfile } from '../config';
@@ -13,6 +11,7 @@ import { ManageLinksEmail, PlanEmail } from './emails';
 import { manageUrl } from './manage-link';
 import { findPlan } from './plans';
 import { planAmountLine } from './plan-view';
+import { renderEmailParts } from '../mail/render-email';
 
 /** What the composer of plan e-mails needs. */
 export interface PlanComposerDeps {
@@ -38,11 +37,6 @@ const SUBJECTS: Record<Exclude<RecurringMailKind, 'manage_links'>, (amount: stri
   card_expiring: (amount) => `The card of your ${amount} gift expires soon`,
 };
 
-const renderParts = async (element: ReactElement) => {
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { html, text };
-};
-
 /**
  * The composer of the outbox's plan messages (issue #13): renders each from the plan as it is when sent, with a
  * freshly signed manage link. Rejects with PermanentComposeError for a message whose plan is gone, or a manage-links
@@ -60,7 +54,7 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
         .where(and(eq(sql`lower(${donations.donorEmail})`, row.recipient.toLowerCase()), ne(recurringPlans.status, 'cancelled')));
       if (plans.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no plans to list`);
       const listed = plans.map(({ plan }) => ({ plan, manageUrl: linkOf(plan.id) }));
-      return { to: row.recipient, subject: 'Links to manage your recurring gifts', ...(await renderParts(<ManageLinksEmail plans={listed} context={context} />)) };
+      return { to: row.recipient, subject: 'Links to manage your recurring gifts', ...(await renderEmailParts(<ManageLinksEmail plans={listed} context={context} />)) };
     }
     if (!isRecurringMailKind(row.kind)) throw new PermanentComposeError(`Outbox message ${row.id} (${row.kind}) is not about a plan`);
     const plan = row.recurringPlanId ? await findPlan(deps.db, row.recurringPlanId) : undefined;
@@ -68,7 +62,7 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
     return {
       to: row.recipient,
       subject: SUBJECTS[row.kind](planAmountLine(plan)),
-      ...(await renderParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan.id)} context={context} />)),
+      ...(await renderEmailParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan.id)} context={context} />)),
     };
   };
 }

@@ -31,7 +31,10 @@ const WORDING: Record<Exclude<RecurringMailKind, 'manage_links'>, { heading: str
   },
   renewal_needs_authentication: {
     heading: 'Please confirm your recurring gift',
-    body: (amount) => [`Your bank asks you to confirm the payment of your ${amount} gift. Nothing was charged yet.`, 'Open the link below to confirm it.'],
+    body: (amount) => [
+      `Your bank asks you to confirm the payment of your ${amount} gift. Nothing was charged yet.`,
+      'Open the link below and choose Confirm Payment; your bank may ask you to approve it.',
+    ],
   },
   card_expiring: {
     heading: 'Your card expires soon',

@@ -1,25 +1,28 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiErrorSchema } from '../../shared/api';
-import { MANAGE_CARD_SETUP_API_PATH, MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
+import { MANAGE_CARD_SETUP_API_PATH, MANAGE_CONFIRM_PAYMENT_API_PATH, MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import {
   CardSetupAnswerSchema,
   MANAGE_LINKS_CONFIRMATION,
   ManageLinksAcceptedSchema,
   ManageLinksRequestSchema,
   ManagedPlanAnswerSchema,
+  PAYMENT_NOT_CONFIRMED_MESSAGE,
   PLAN_CHANGE_NOT_ALLOWED_MESSAGE,
   PlanChangeSchema,
   SETUP_INTENT_NOT_SAVED_MESSAGE,
 } from '../../shared/recurring-api';
 import type { CapabilitySigner } from '../capability-link';
 import type { Database } from '../db/client';
-import { donations, recurringPlans } from '../db/schema';
+import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../errors';
+import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway } from '../payments/gateway';
+import { confirmRenewalFromPage, paymentToConfirmOf, settleAwaitingPayment } from './awaiting-payment';
 import { applyPlanChange, managedPlanView } from './manage';
 import { findPlan } from './plans';
 
@@ -65,19 +68,37 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     const planId = links.verify(token, clock.now());
     return planId === undefined ? undefined : findPlan(db, planId);
   };
+  /** The page's view of `plan`, with the renewal awaiting the donor's confirmation when there is one (asked of the gateway). */
+  const viewOf = async (plan: RecurringPlanRow, log: FastifyBaseLogger) => managedPlanView(db, plan, await paymentToConfirmOf({ db, gateway, log }, plan));
+  /** Settles the payment `plan`'s period (as it was before a change) held for its donor; a gateway failure is logged (the runner settles it before any retry). */
+  const releaseAwaitingPayment = async (plan: RecurringPlanRow, log: FastifyBaseLogger) => {
+    try {
+      await settleAwaitingPayment({ db, gateway, log }, plan.id, plan.period);
+    } catch (error) {
+      log.warn({ err: error, plan: { planId: plan.id, period: plan.period } }, 'Renewal awaiting the donor not released: the gateway could not be asked');
+    }
+  };
 
   /**
    * GET /api/recurring/manage/:token: the plan the manage link names, as the page shows it (ManagedPlanSchema: amount
    * in dollars, frequency, cause, status, next charge date, card brand and last 4, charges). Changes nothing (mail
-   * scanners follow links). 404 (one answer) for a bad token or an unknown plan.
+   * scanners follow links). In Stripe mode, `paymentToConfirm` carries the client secret of the renewal the donor's
+   * bank wants authenticated (decision 0046); /api answers are never cached (no-store). 404 (one answer) for a bad
+   * token or an unknown plan; 400 a token over 400 characters; 500.
    */
   app.get(
     MANAGE_PLAN_API_PATH,
-    { schema: { params: TokenParamsSchema, response: { 200: ManagedPlanAnswerSchema, 404: ApiErrorSchema, 500: ApiErrorSchema } } },
+    {
+      schema: {
+        summary: 'The plan a manage link names',
+        params: TokenParamsSchema,
+        response: { 200: ManagedPlanAnswerSchema, ...errorAnswers(400, 404, 500) },
+      },
+    },
     async (request, reply) => {
       const plan = await planOf(request.params.token);
       if (!plan) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
-      return reply.code(200).send({ success: true, data: await managedPlanView(db, plan) });
+      return reply.code(200).send({ success: true, data: await viewOf(plan, request.log) });
     },
   );
 
@@ -86,26 +107,18 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
    * until a date or until resumed, resume, a new card, cancel), confirmed by e-mail (see applyPlanChange). Answers
    * 200 with the plan as changed; 400 bad input (fieldErrors), card data in Stripe mode (its card is updated through
    * Stripe), a SetupIntent in test mode, or one that saved no card on the plan's Customer (`setupIntentId`); 402 a card the gateway refused (its message); 403 CSRF; 404 a bad token; 409 a change the plan's status
-   * does not allow (resume an active plan; anything once cancelled); 413/415; 429 the per-IP limits; 500.
+   * does not allow (resume an active plan; anything once cancelled); 413/415; 429 the per-IP limits; 500. A resume or
+   * cancel leaves the plan's period behind: the payment it held for the donor's confirmation is settled (cancelled at
+   * the gateway, or recorded if it was paid first; decision 0046), so a page still open cannot pay it any more.
    */
   app.post(
     MANAGE_PLAN_API_PATH,
     {
       schema: {
+        summary: "Change a plan: amount, cause, pause, resume, card or cancel",
         params: TokenParamsSchema,
         body: PlanChangeSchema,
-        response: {
-          200: ManagedPlanAnswerSchema,
-          400: ApiErrorSchema,
-          402: ApiErrorSchema,
-          403: ApiErrorSchema,
-          404: ApiErrorSchema,
-          409: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          429: ApiErrorSchema,
-          500: ApiErrorSchema,
-        },
+        response: { 200: ManagedPlanAnswerSchema, ...errorAnswers(...PAGE_WRITE_ERRORS, 402, 404, 409) },
       },
     },
     async (request, reply) => {
@@ -122,7 +135,8 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       request.log.info({ plan: { planId: plan.id, action: change.action, outcome: outcome.status } }, 'Recurring plan change');
       switch (outcome.status) {
         case 'changed':
-          return reply.code(200).send({ success: true, data: await managedPlanView(db, outcome.plan) });
+          if (change.action === 'resume' || change.action === 'cancel') await releaseAwaitingPayment(plan, request.log);
+          return reply.code(200).send({ success: true, data: await viewOf(outcome.plan, request.log) });
         case 'not_allowed':
           return reply.code(409).send(apiError(PLAN_CHANGE_NOT_ALLOWED_MESSAGE));
         case 'invalid':
@@ -130,6 +144,34 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         case 'card_declined':
           return reply.code(402).send(apiError(outcome.message));
       }
+    },
+  );
+
+  /**
+   * POST /api/recurring/manage/:token/confirm-payment `{}` (Stripe mode; issue #13, decision 0046): the page calls it
+   * once Stripe.js confirmed the renewal the donor's bank wanted authenticated. The server retrieves the plan's payment
+   * intent from Stripe itself (never trusting the browser) and, when it succeeded, records the renewal once (the try
+   * failed -> succeeded with its receipt, the plan active on its next period), as the webhook would; answers 200 with
+   * the plan then, also when the webhook recorded it first. 409 PAYMENT_NOT_CONFIRMED_MESSAGE when Stripe does not say
+   * it was paid (nothing recorded); 400 a bad body; 403 CSRF; 404 a bad token; 413/415; 429; 500 (Stripe unreachable).
+   */
+  app.post(
+    MANAGE_CONFIRM_PAYMENT_API_PATH,
+    {
+      schema: {
+        summary: 'Record a renewal its donor confirmed with Stripe.js (authentication_required; Stripe mode)',
+        params: TokenParamsSchema,
+        body: z.strictObject({}),
+        response: { 200: ManagedPlanAnswerSchema, ...errorAnswers(...PAGE_WRITE_ERRORS, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const plan = await planOf(request.params.token);
+      if (!plan) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      const outcome = await confirmRenewalFromPage({ db, gateway, log: request.log }, plan);
+      request.log.info({ plan: { planId: plan.id, confirmPayment: outcome } }, 'Renewal confirmation from the manage page');
+      if (outcome === 'not_paid') return reply.code(409).send(apiError(PAYMENT_NOT_CONFIRMED_MESSAGE));
+      return reply.code(200).send({ success: true, data: await viewOf((await findPlan(db, plan.id)) ?? plan, request.log) });
     },
   );
 
@@ -144,19 +186,10 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     MANAGE_CARD_SETUP_API_PATH,
     {
       schema: {
+        summary: "Start a card update through Stripe (a SetupIntent for the plan's Customer; Stripe mode)",
         params: TokenParamsSchema,
         body: z.strictObject({}),
-        response: {
-          200: CardSetupAnswerSchema,
-          400: ApiErrorSchema,
-          403: ApiErrorSchema,
-          404: ApiErrorSchema,
-          409: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          429: ApiErrorSchema,
-          500: ApiErrorSchema,
-        },
+        response: { 200: CardSetupAnswerSchema, ...errorAnswers(...PAGE_WRITE_ERRORS, 404, 409) },
       },
     },
     async (request, reply) => {
@@ -180,8 +213,9 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
     MANAGE_LINKS_API_PATH,
     {
       schema: {
+        summary: 'E-mail an address the manage link of each of its plans',
         body: ManageLinksRequestSchema,
-        response: { 202: ManageLinksAcceptedSchema, 400: ApiErrorSchema, 403: ApiErrorSchema, 413: ApiErrorSchema, 415: ApiErrorSchema, 429: ApiErrorSchema, 500: ApiErrorSchema },
+        response: { 202: ManageLinksAcceptedSchema, ...errorAnswers(...PAGE_WRITE_ERRORS) },
       },
     },
     async (request, reply) => {

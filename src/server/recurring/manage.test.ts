@@ -6,6 +6,7 @@ import { MANAGE_LINKS_CONFIRMATION, PLAN_CHANGE_NOT_ALLOWED_MESSAGE } from '../.
 import { createCapabilitySigner } from '../capability-link';
 import { mailOutbox, recurringPlans } from '../db/schema';
 import { manualClock } from '../mail/clock';
+import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 import { createManageLinkSigner } from './manage-link';
 
@@ -67,6 +68,7 @@ describe('reading a plan with its manage link', () => {
         pausedUntil: null,
         card: { brand: 'visa', last4: '4242', expiryMonth: 12, expiryYear: Number(FUTURE_EXPIRY_YEAR) },
         charges: [{ date: '2027-01-31', amount: 30, status: 'succeeded' }],
+        paymentToConfirm: null,
       },
     });
     expect(await t.db.select().from(recurringPlans).where(eq(recurringPlans.id, id))).toEqual(before);
@@ -118,6 +120,20 @@ describe('changing a plan', () => {
     clock.set(new Date('2027-04-10T08:00:00Z'));
     expect((await change(token, { action: 'resume' })).json()).toMatchObject({ data: { status: 'active', nextChargeOn: '2027-04-30' } });
     expect(await runAt('2027-04-30T00:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 0 });
+  });
+
+  it('a past-due plan paused and resumed on its due day is tried again at once, with the card updated meanwhile', async () => {
+    const { token } = await startPlan();
+    const card = (number: string) => ({ number, holderName: 'Ana Reef', expiryMonth: '11', expiryYear: FUTURE_EXPIRY_YEAR, cvv: '123' });
+    expect((await change(token, { action: 'update_card', creditCard: card(ATTACHES_THEN_DECLINES_CARD) })).statusCode).toBe(200);
+    expect(await runAt('2027-02-28T00:00:00Z')).toEqual({ charged: 0, failed: 1, skipped: 0 });
+    clock.set(new Date('2027-02-28T09:00:00Z'));
+    expect((await change(token, { action: 'pause' })).json()).toMatchObject({ data: { status: 'paused' } });
+    expect((await change(token, { action: 'resume' })).json()).toMatchObject({ data: { status: 'active', nextChargeOn: '2027-02-28' } });
+    expect((await change(token, { action: 'update_card', creditCard: card('5555555555554444') })).statusCode).toBe(200);
+    expect(await runAt('2027-02-28T10:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    expect((await read(token)).json()).toMatchObject({ data: { status: 'active', nextChargeOn: '2027-03-31' } });
+    expect(await runAt('2027-02-28T11:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 0 });
   });
 
   it('pauses until a date after today, and billing resumes it on that date', async () => {

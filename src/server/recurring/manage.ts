@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { amountError } from '../../shared/amounts';
 import { centsToDollars, dollarsToCents } from '../../shared/money';
-import { PAUSE_DATE_IN_PAST_MESSAGE, SETUP_INTENT_NOT_SAVED_MESSAGE, type ManagedPlan, type PlanChange } from '../../shared/recurring-api';
+import { PAUSE_DATE_IN_PAST_MESSAGE, SETUP_INTENT_NOT_SAVED_MESSAGE, type ManagedPlan, type PaymentToConfirm, type PlanChange } from '../../shared/recurring-api';
 import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanStatus } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
@@ -172,8 +172,11 @@ export async function remindExpiringCards(db: Database, now: Date): Promise<numb
   return queued;
 }
 
-/** A plan as the manage page shows it (amounts in dollars), with its charges, newest first (each on its period's date). */
-export async function managedPlanView(db: Database, plan: RecurringPlanRow): Promise<ManagedPlan> {
+/**
+ * A plan as the manage page shows it (amounts in dollars), with its charges, newest first (each on its period's date),
+ * and `paymentToConfirm`, the renewal awaiting the donor's confirmation (paymentToConfirmOf) or null.
+ */
+export async function managedPlanView(db: Database, plan: RecurringPlanRow, paymentToConfirm: PaymentToConfirm | null): Promise<ManagedPlan> {
   const charges = await db
     .select({ period: donations.recurringPeriod, amountCents: donations.amountCents, status: donations.status })
     .from(donations)
@@ -195,5 +198,6 @@ export async function managedPlanView(db: Database, plan: RecurringPlanRow): Pro
       amount: centsToDollars(charge.amountCents),
       status: charge.status,
     })),
+    paymentToConfirm,
   };
 }

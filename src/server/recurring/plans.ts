@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, isNull, lte, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, lte, notInArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
+import type { CardBrand } from '../../shared/card';
+import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanStatus } from '../db/schema';
 import type { SavedPaymentMethod } from '../payments/gateway';
 import { chargeDate, firstPeriodOnOrAfter, isRecurringFrequency, startOfDay, type IsoDate } from './calendar';
 
@@ -123,6 +124,44 @@ export interface RenewalDonation {
   status: (typeof donations.$inferSelect)['status'];
 }
 
+/** A try of a renewal period: its donation, try number, status, and the payment intent it holds (decision 0046), if any. */
+export interface RenewalTry {
+  donationId: string;
+  attempt: number | null;
+  status: (typeof donations.$inferSelect)['status'];
+  paymentIntentId: string | null;
+}
+
+/** The latest try of `planId`'s `period` (below try `beforeAttempt` when given), or undefined when it has none. */
+export async function latestTryOf(db: Database, planId: string, period: number, beforeAttempt?: number): Promise<RenewalTry | undefined> {
+  const [latest] = await db
+    .select({ donationId: donations.id, attempt: donations.recurringAttempt, status: donations.status, paymentIntentId: donations.paymentIntentId })
+    .from(donations)
+    .where(
+      and(
+        eq(donations.recurringPlanId, planId),
+        eq(donations.recurringPeriod, period),
+        beforeAttempt === undefined ? undefined : lt(donations.recurringAttempt, beforeAttempt),
+      ),
+    )
+    .orderBy(desc(donations.recurringAttempt))
+    .limit(1);
+  return latest;
+}
+
+/**
+ * The try of `plan`'s current period to make now: 1 when the period has no try yet; the last try again when it is
+ * still `pending` (a run that died: same row, same gateway idempotency key); the one after it when it failed. NOTE:
+ * read from the period's donations, not from the plan's `retry_count` (the dunning step), which a pause and resume
+ * resets to 0: a past-due plan resumed on its due day would otherwise make try 1 again, find it failed, and be skipped
+ * by every later run.
+ */
+export async function nextAttemptOf(db: Database, plan: RecurringPlanRow): Promise<number> {
+  const last = await latestTryOf(db, plan.id, plan.period);
+  if (!last?.attempt) return 1;
+  return last.status === 'failed' ? last.attempt + 1 : last.attempt;
+}
+
 /**
  * The donation of try `attempt` of `plan`'s current period: the one written by an earlier run that died, or a new
  * `pending` one written now, with the donor of the plan's first donation and the plan's amount, cause and card.
@@ -177,19 +216,36 @@ export async function planDonorEmail(db: Database, plan: Pick<RecurringPlanRow, 
 
 /**
  * Updates a plan that `db` (the caller's transaction) charged or tried to charge for period `period`, only while it
- * still is at that period and billable (active or past due): a donor's cancel or pause that came in between stays.
- * Releases the run's lease. Resolves with whether the plan changed.
+ * still is at that period and in one of `from` (by default billable: active or past due): a donor's cancel or pause
+ * that came in between stays. Releases the run's lease. Resolves with whether the plan changed.
  */
 export async function settlePlanPeriod(
   db: Database,
   planId: string,
   period: number,
   changes: Partial<typeof recurringPlans.$inferInsert>,
+  from: readonly RecurringPlanStatus[] = ['active', 'past_due'],
 ): Promise<boolean> {
   const updated = await db
     .update(recurringPlans)
     .set({ ...changes, lockedUntil: null, updatedAt: sql`now()` })
-    .where(and(eq(recurringPlans.id, planId), eq(recurringPlans.period, period), inArray(recurringPlans.status, ['active', 'past_due'])))
+    .where(and(eq(recurringPlans.id, planId), eq(recurringPlans.period, period), inArray(recurringPlans.status, [...from])))
     .returning({ id: recurringPlans.id });
   return updated.length === 1;
+}
+
+/**
+ * The columns of a plan whose current period was just paid with `card` (the charge's brand and last 4): active on
+ * its next period, the dunning state cleared (issue #13: a renewal charged, or confirmed by the donor).
+ */
+export function paidPeriodChanges(plan: Pick<RecurringPlanRow, 'anchorDate' | 'frequency' | 'period'>, card: { cardBrand: CardBrand; last4: string }) {
+  return {
+    status: 'active' as const,
+    ...scheduleOf(plan, plan.period + 1),
+    retryCount: 0,
+    pastDueSince: null,
+    pausedUntil: null,
+    cardBrand: card.cardBrand,
+    cardLast4: card.last4,
+  };
 }

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiErrorSchema } from '../../shared/api';
 import { requireAdminToken } from '../admin/auth';
 import type { CapabilitySigner } from '../capability-link';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
 import { apiError, INVALID_INPUT_MESSAGE } from '../errors';
+import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import type { ComposeMail } from '../mail/relay';
 import type { PaymentGateway } from '../payments/gateway';
@@ -58,14 +58,15 @@ const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: AppBilling; gateway: 
   /**
    * POST /api/admin/billing/run `{asOf?}`: runs billing now, or as of `asOf` (ISO 8601; only with the test gateway, so
    * a person trying the site can move time forward; issue #13), and answers 200 `{charged, failed, skipped}`.
-   * 400 `asOf` with another gateway, or a bad body; 401 no or wrong token; 404 ADMIN_TOKEN unset.
+   * 400 `asOf` with another gateway, or a bad body; 401 no or wrong token; 404 ADMIN_TOKEN unset; 413; 415; 500.
    */
   app.post(
     ADMIN_BILLING_RUN_PATH,
     {
       schema: {
+        summary: 'Run billing now, or as of a given instant (test gateway only)',
         body: BillingRunRequestSchema,
-        response: { 200: BillingRunAnswerSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 500: ApiErrorSchema },
+        response: { 200: BillingRunAnswerSchema, ...errorAnswers(...ADMIN_ERRORS, ...MACHINE_WRITE_ERRORS) },
       },
     },
     async (request, reply) => {

@@ -5,7 +5,7 @@ import { startPeriodicRunner } from '../periodic-runner';
 
 /** A running billing runner: `stop` ends the loop after the current run. */
 export interface RunningBilling {
-  /** Stops the loop and resolves once the current run is over. */
+  /** Stops the loop and resolves once the current run is over: at once after the plan at hand (graceful shutdown, issue #14). */
   stop(): Promise<void>;
 }
 
@@ -17,8 +17,8 @@ export interface RunningBilling {
 export function startBillingRunner(deps: BillingDeps & { clock: Clock; log: FastifyBaseLogger }, intervalMs: number): RunningBilling {
   return startPeriodicRunner({
     intervalMs,
-    run: async () => {
-      const report: BillingReport = await runBilling(deps, deps.clock.now());
+    run: async (signal) => {
+      const report: BillingReport = await runBilling(deps, deps.clock.now(), signal);
       if (report.charged + report.failed + report.skipped > 0) deps.log.info({ billing: report }, 'Billing run finished');
     },
     onError: (error) => deps.log.error({ err: error }, 'Billing run failed; retrying at the next interval'),

@@ -67,6 +67,14 @@ export interface InjectedFailure {
   match?: (request: { method: string; path: string }) => boolean;
 }
 
+/** Answers held by `holdNextRequests`. */
+export interface HeldRequests {
+  /** Resolves once all `count` requests have come in (their answers are ready, not sent). */
+  readonly arrived: Promise<void>;
+  /** Sends the held answers, and the later ones of this hold at once. */
+  release(): void;
+}
+
 /** A running stand-in and its test controls. */
 export interface StripeApiStandIn {
   /** Base URL, e.g. `http://127.0.0.1:41234`. */
@@ -116,6 +124,11 @@ export interface StripeApiStandIn {
    * a client with a shorter timeout gives up although Stripe did the work (the ambiguous timeout case).
    */
   delayNextRequests(count: number, delayMs: number, options?: { match?: InjectedFailure['match'] }): void;
+  /**
+   * Executes the next `count` matching `/v1/` requests at once but holds their answers until the test releases them:
+   * a Stripe call that stays in flight for exactly as long as a test needs (a shutdown during a donation; issue #14).
+   */
+  holdNextRequests(count: number, options?: { match?: InjectedFailure['match'] }): HeldRequests;
   /** Stops the server (pending delayed answers are dropped). */
   close(): Promise<void>;
 }
@@ -215,6 +228,7 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
   const idempotency = new Map<string, SavedAnswer>();
   const failures: { remaining: number; failure: InjectedFailure }[] = [];
   const delays: { remaining: number; delayMs: number; match: InjectedFailure['match'] }[] = [];
+  const holds: { remaining: number; match: InjectedFailure['match']; park: (respond: () => void) => void }[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let baseUrl = '';
   const stripeJs = buildStripeJs();
@@ -386,6 +400,9 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
     };
     if (idempotencyKey) headers['Idempotency-Key'] = idempotencyKey;
     let delayMs = 0;
+    const matches = (match: InjectedFailure['match']): boolean => !match || match({ method, path });
+    const hold = holds.find((entry) => entry.remaining > 0 && matches(entry.match));
+    if (hold) hold.remaining -= 1;
     const finish = (answer: Answer): void => {
       log.status = answer.status;
       requests.push(log);
@@ -393,7 +410,8 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
         send(response, answer, headers);
         flushEvents();
       };
-      if (delayMs > 0) {
+      if (hold) hold.park(respond);
+      else if (delayMs > 0) {
         const timer = setTimeout(() => {
           timers.delete(timer);
           respond();
@@ -401,7 +419,6 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
         timers.add(timer);
       } else respond();
     };
-    const matches = (match: InjectedFailure['match']): boolean => !match || match({ method, path });
     const failure = failures.find((entry) => entry.remaining > 0 && matches(entry.failure.match));
     if (failure) {
       failure.remaining -= 1;
@@ -607,6 +624,28 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
     },
     delayNextRequests: (count, delayMs, delayOptions) => {
       delays.push({ remaining: count, delayMs, match: delayOptions?.match });
+    },
+    holdNextRequests: (count, holdOptions) => {
+      const parked: (() => void)[] = [];
+      let released = false;
+      let allArrived = (): void => undefined;
+      const arrived = new Promise<void>((resolve) => (allArrived = resolve));
+      holds.push({
+        remaining: count,
+        match: holdOptions?.match,
+        park: (respond) => {
+          if (released) return respond();
+          parked.push(respond);
+          if (parked.length === count) allArrived();
+        },
+      });
+      return {
+        arrived,
+        release: () => {
+          released = true;
+          for (const respond of parked.splice(0)) respond();
+        },
+      };
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);

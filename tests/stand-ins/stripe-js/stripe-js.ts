@@ -12,6 +12,9 @@
  * - the Payment Element: `mount(node | selector)`, `unmount`, `destroy`, `update`, `on/off/once`
  *   ('ready', 'change' `{elementType, complete, empty, collapsed, value: {type: 'card'}}`, 'focus', 'blur',
  *   'escape'), `focus`, `blur`, `clear`, `collapse`; card fields in an iframe of the API stand-in's origin;
+ * - `confirmPayment` / `confirmSetup` without `elements`, `({clientSecret, confirmParams: {payment_method}, redirect})`:
+ *   an intent confirmed with an existing (saved) PaymentMethod, 3-D Secure in an overlay frame titled
+ *   '3D Secure authentication' (the off-session `authentication_required` recovery);
  * - `confirmPayment` / `confirmSetup` `({elements, clientSecret, confirmParams, redirect})`: Stripe's
  *   IntegrationErrors (no `return_url` without `redirect: 'if_required'`, `elements.submit()` not called
  *   first in deferred mode), then `{paymentIntent}` / `{setupIntent}` or `{error}` with Stripe's codes and
@@ -303,6 +306,17 @@ async function retrieve(publishableKey: string, kind: 'payment' | 'setup', clien
   }
 }
 
+/** POSTs `fields` (form-encoded, with the publishable key) to the API stand-in's `/v1/<path>`, as Stripe.js does from the page. */
+async function post(path: string, fields: Record<string, string>): Promise<ConfirmReply> {
+  try {
+    const response = await fetch(`${apiOrigin}/v1/${path}`, { method: 'POST', body: new URLSearchParams(fields) });
+    const body = (await response.json()) as Record<string, unknown>;
+    return response.ok ? { intent: body } : { error: body.error as StandInStripeError };
+  } catch (error) {
+    return { error: { type: 'api_connection_error', message: String(error) } };
+  }
+}
+
 /** Runs the 3-D Secure challenge in `frame`, or in a temporary overlay frame when none is mounted. */
 async function challenge(publishableKey: string, kind: 'payment' | 'setup', clientSecret: string, frame: FrameChannel | null): Promise<ConfirmReply> {
   if (frame) return frame.request<ConfirmReply>({ method: 'challenge', intentKind: kind, clientSecret, publishableKey });
@@ -334,26 +348,50 @@ function createStripe(publishableKey: unknown, _options?: Record<string, unknown
   const key = publishableKey;
   const wrappers: unknown[] = [];
 
-  async function confirm(kind: 'payment' | 'setup', options: ConfirmOptions): Promise<IntentResult> {
-    const call = kind === 'payment' ? 'stripe.confirmPayment()' : 'stripe.confirmSetup()';
+  /**
+   * Sends the confirmation of the intent of `clientSecret`: through the Payment Element's frame (its card fields), or,
+   * without `elements` (https://docs.stripe.com/js/payment_intents/confirm_payment), straight from the page with an
+   * existing PaymentMethod (`confirmParams.payment_method`, or the one the intent has; no card data involved), as
+   * Stripe.js brings an off-session payment's customer back on-session (https://docs.stripe.com/payments/save-and-reuse).
+   * Then 3-D Secure in the frame, or in an overlay frame without one.
+   */
+  async function send(kind: 'payment' | 'setup', clientSecret: string, fields: Record<string, string>, frame: FrameChannel | null): Promise<ConfirmReply> {
+    const reply = frame
+      ? await frame.request<ConfirmReply>({ method: 'confirm', intentKind: kind, clientSecret, publishableKey: key, fields })
+      : await post(`${kind === 'payment' ? 'payment_intents' : 'setup_intents'}/${clientSecret.split('_secret_')[0] ?? ''}/confirm`, {
+          key,
+          client_secret: clientSecret,
+          use_stripe_sdk: 'true',
+          ...fields,
+        });
+    return 'intent' in reply && reply.intent.status === 'requires_action' ? challenge(key, kind, clientSecret, frame) : reply;
+  }
+
+  /** The frame of the mounted Payment Element of `elements` after Stripe.js's checks, or null without `elements` (a `clientSecret` is then required). */
+  function frameOf(kind: 'payment' | 'setup', call: string, options: ConfirmOptions): FrameChannel | null {
     const elements = options.elements;
-    if (!(elements instanceof ElementsGroup)) throw new IntegrationError(`${call}: expected an \`elements\` group with a mounted Payment Element.`);
+    if (elements === undefined && options.clientSecret !== undefined) return null;
+    if (!(elements instanceof ElementsGroup)) throw new IntegrationError(`${call}: expected an \`elements\` group with a mounted Payment Element, or a \`clientSecret\`.`);
     const frame = elements.element?.frame;
     if (!frame) throw new IntegrationError(`${call}: the Payment Element must be mounted before confirming.`);
     const mode = elements.options.mode;
     if (mode && (mode === 'setup') !== (kind === 'setup')) {
       throw new IntegrationError(`${call}: this Elements group was created with mode '${mode}'; use ${kind === 'setup' ? 'stripe.confirmPayment()' : 'stripe.confirmSetup()'}.`);
     }
-    const clientSecret = secretOf(options.clientSecret ?? elements.options.clientSecret, kind);
     elements.checkSubmitted(call);
+    return frame;
+  }
+
+  async function confirm(kind: 'payment' | 'setup', options: ConfirmOptions): Promise<IntentResult> {
+    const call = kind === 'payment' ? 'stripe.confirmPayment()' : 'stripe.confirmSetup()';
+    const frame = frameOf(kind, call, options);
+    const clientSecret = secretOf(options.clientSecret ?? options.elements?.options.clientSecret, kind);
     const redirect = options.redirect ?? 'always';
     const { return_url: returnUrl, ...rest } = options.confirmParams ?? {};
     if (redirect !== 'if_required' && !returnUrl) throw new IntegrationError(`${call}: the \`confirmParams.return_url\` argument is required unless passing \`redirect: 'if_required'\``);
     const fields = flatten(rest, '', {});
     if (returnUrl) fields.return_url = returnUrl;
-    let reply = await frame.request<ConfirmReply>({ method: 'confirm', intentKind: kind, clientSecret, publishableKey: key, fields });
-    if ('intent' in reply && reply.intent.status === 'requires_action') reply = await challenge(key, kind, clientSecret, frame);
-    const result = toResult(kind, reply);
+    const result = toResult(kind, await send(kind, clientSecret, fields, frame));
     if ('error' in result || redirect === 'if_required' || !returnUrl) return result;
     const target = new URL(returnUrl);
     const id = clientSecret.split('_secret_')[0] ?? '';

@@ -1,4 +1,4 @@
-import { MANAGE_CARD_SETUP_API_PATH, MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
+import { MANAGE_CARD_SETUP_API_PATH, MANAGE_CONFIRM_PAYMENT_API_PATH, MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
 import { CardSetupAnswerSchema, ManagedPlanAnswerSchema, type ManagedPlan, type PlanChange } from '../../../shared/recurring-api';
 import { apiFetch } from '../../api/api-client';
 
@@ -45,6 +45,15 @@ export function fetchPlan(token: string): Promise<ManageOutcome> {
 /** POST `change` to the plan of `token`; resolves with the plan as changed, or why not. */
 export function changePlan(token: string, change: PlanChange): Promise<ManageOutcome> {
   return outcomeOf(apiFetch(planPath(token), { method: 'POST', json: change }));
+}
+
+/**
+ * POST an empty body to the confirm-payment API of `token` once Stripe.js confirmed the renewal the donor's bank wanted
+ * authenticated (Stripe mode; issue #13): resolves with the plan as it stands once the server found the payment
+ * succeeded at Stripe and recorded it, or why not (409: Stripe does not say it was paid).
+ */
+export function confirmRenewalPayment(token: string): Promise<ManageOutcome> {
+  return outcomeOf(apiFetch(MANAGE_CONFIRM_PAYMENT_API_PATH.replace(':token', encodeURIComponent(token)), { method: 'POST', json: {} }));
 }
 
 /**

@@ -8,19 +8,26 @@ import Divider from '@mui/material/Divider';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { formatDollars } from '../../../shared/money';
 import type { ManagedPlan, PlanChange } from '../../../shared/recurring-api';
+import { PageLoading } from '../../components/page-loading';
 import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
 import { getSiteConfig } from '../../config/site-config';
 import { PATHS } from '../../paths';
-import { changePlan, fetchPlan } from './manage-api';
+import { changePlan, confirmRenewalPayment, fetchPlan } from './manage-api';
 import { PlanActions } from './plan-actions';
 import { formatPlanDate, planSummaryLines } from './plan-format';
 
 const SCREEN_TITLE = 'Manage Your Recurring Gift';
+
+// NOTE: lazily, as the card update, so test mode loads none of the Stripe-mode modules.
+const StripePaymentConfirmation = lazy(() => import('./stripe-payment-confirmation').then((module) => ({ default: module.StripePaymentConfirmation })));
+
+/** Announced once the server recorded the renewal the donor confirmed with their bank. */
+const PAYMENT_CONFIRMED_NOTICE = 'Your payment is confirmed. Thank you! Your receipt is on its way by e-mail.';
 
 /** Where the page is: loading the plan, showing it (with the last change's message), or a link that does not work. */
 type PageState = { step: 'loading' } | { step: 'plan'; plan: ManagedPlan } | { step: 'failed'; message: string };
@@ -59,7 +66,8 @@ function PlanSummary({ plan }: { plan: ManagedPlan }) {
  * /donate/manage/:token (issue #13, "The donor's link"): the plan a signed link names, with its charges, and the
  * changes a donor can make without an account. Opening the page changes nothing (a GET); each change is a POST with
  * the CSRF header, announced in a live region that takes the focus, and confirmed by e-mail. A cancelled plan shows
- * its summary only.
+ * its summary only. In Stripe mode, a renewal the donor's bank wants authenticated is offered first: 'Confirm your
+ * payment' (StripePaymentConfirmation; decision 0046).
  */
 export function ManagePlanPage() {
   usePageTitle(SCREEN_TITLE);
@@ -100,6 +108,15 @@ export function ManagePlanPage() {
     return {};
   };
 
+  // Stripe.js confirmed the renewal the bank wanted authenticated: the server checks with Stripe and records it.
+  const recordConfirmedPayment = async () => {
+    setBusy(true);
+    const outcome = await confirmRenewalPayment(token);
+    setBusy(false);
+    if (outcome.kind === 'plan') setState({ step: 'plan', plan: outcome.plan });
+    setNotice(outcome.kind === 'plan' ? { severity: 'success', text: PAYMENT_CONFIRMED_NOTICE } : { severity: 'error', text: outcome.message });
+  };
+
   return (
     <Container maxWidth="sm" sx={{ pt: { xs: 3, sm: 5 }, pb: 5 }}>
       <Paper elevation={2} sx={{ p: { xs: 2, sm: 4 } }}>
@@ -122,6 +139,11 @@ export function ManagePlanPage() {
           {state.step === 'plan' && (
             <>
               <PlanSummary plan={state.plan} />
+              {state.plan.paymentToConfirm && payments.gateway === 'stripe' && (
+                <Suspense fallback={<PageLoading />}>
+                  <StripePaymentConfirmation payments={payments} payment={state.plan.paymentToConfirm} busy={busy} onConfirmed={recordConfirmedPayment} />
+                </Suspense>
+              )}
               {state.plan.status !== 'cancelled' && (
                 <>
                   <Divider />

@@ -26,12 +26,15 @@ export const PLAN_STATUS_TEXT: Record<ManagedPlan['status'], string> = {
   cancelled: 'Cancelled',
 };
 
+/** The status of a plan whose renewal waits for the donor to confirm it with their bank (Stripe's authentication_required). */
+export const PAYMENT_TO_CONFIRM_STATUS = 'Payment waiting for your confirmation';
+
 /** The labelled lines of the plan's summary. */
 export function planSummaryLines(plan: ManagedPlan): Array<{ label: string; value: string }> {
   return [
     { label: 'Gift', value: planAmountLabel(plan) },
     { label: 'Cause', value: CAUSE_DETAILS[plan.cause].displayName },
-    { label: 'Status', value: plan.pausedUntil ? `Paused until ${formatPlanDate(plan.pausedUntil)}` : PLAN_STATUS_TEXT[plan.status] },
+    { label: 'Status', value: plan.pausedUntil ? `Paused until ${formatPlanDate(plan.pausedUntil)}` : plan.paymentToConfirm ? PAYMENT_TO_CONFIRM_STATUS : PLAN_STATUS_TEXT[plan.status] },
     { label: 'Next charge', value: plan.nextChargeOn ? formatPlanDate(plan.nextChargeOn) : 'None' },
     { label: 'Card', value: `${CARD_BRAND_NAMES[plan.card.brand]} ending in ${plan.card.last4}` },
   ];

@@ -1,0 +1,77 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useState } from 'react';
+import { formatDollars } from '../../../shared/money';
+import type { PaymentToConfirm } from '../../../shared/recurring-api';
+import { readCspNonce } from '../../emotion-cache';
+import { STRIPE_JS_FAILED_MESSAGE, type StripePayments } from '../form/stripe/stripe-payments';
+import { useStripeJs } from '../form/stripe/use-stripe-js';
+import { formatPlanDate } from './plan-format';
+
+/** Shown when Stripe.js answers an error without a message. */
+const NOT_CONFIRMED_MESSAGE = 'Your payment was not confirmed. Please try again.';
+
+/** What the confirmation needs from the page. */
+interface StripePaymentConfirmationProps {
+  payments: StripePayments;
+  /** The renewal to confirm, as the manage API gave it (its client secret is never logged nor stored). */
+  payment: PaymentToConfirm;
+  /** A change of the page is under way. */
+  busy: boolean;
+  /** Tells the page Stripe.js confirmed the payment: it asks our server to record it (which checks with Stripe). */
+  onConfirmed: () => Promise<void>;
+}
+
+/**
+ * 'Confirm your payment' on the manage page (issue #13, Stripe mode; decision 0046): a renewal the donor's bank
+ * declined off-session with `authentication_required` is confirmed on-session with Stripe.js, `stripe.confirmPayment`
+ * with the intent's client secret and the saved card, Stripe showing the bank's 3-D Secure challenge
+ * (https://docs.stripe.com/payments/save-and-reuse, "bring the customer back on-session"); then `onConfirmed`. Stripe's
+ * refusal (authentication failed, card declined) is shown under the button, and the donor can try again.
+ */
+export function StripePaymentConfirmation({ payments, payment, busy, onConfirmed }: StripePaymentConfirmationProps) {
+  const [nonce] = useState(readCspNonce);
+  const { stripe, failed } = useStripeJs(payments, nonce);
+  const [error, setError] = useState<string>();
+  const [confirming, setConfirming] = useState(false);
+  const amount = formatDollars(payment.amount);
+
+  const confirm = async () => {
+    if (!stripe) return;
+    setConfirming(true);
+    setError(undefined);
+    try {
+      const result = await stripe.confirmPayment({
+        clientSecret: payment.clientSecret,
+        confirmParams: { payment_method: payment.paymentMethodId, return_url: window.location.href },
+        redirect: 'if_required',
+      });
+      if (result.error) setError(result.error.message ?? NOT_CONFIRMED_MESSAGE);
+      else await onConfirmed();
+    } finally {
+      setConfirming(false);
+    }
+  };
+
+  return (
+    <Stack component="section" spacing={1.5} aria-labelledby="confirm-payment">
+      <Typography component="h2" variant="h6" id="confirm-payment">
+        Confirm your payment
+      </Typography>
+      <Typography>
+        Your bank asks you to confirm the {amount} payment of your gift due on {formatPlanDate(payment.dueOn)}. Nothing has been charged yet. Your bank may ask
+        you to approve it in a window that opens here.
+      </Typography>
+      {(error ?? failed) && (
+        <Alert severity="error" role="alert">
+          {error ?? STRIPE_JS_FAILED_MESSAGE}
+        </Alert>
+      )}
+      <Button variant="contained" onClick={() => void confirm()} disabled={busy || confirming || !stripe} sx={{ alignSelf: 'flex-start' }}>
+        Confirm Payment of {amount}
+      </Button>
+    </Stack>
+  );
+}
