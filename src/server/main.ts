@@ -1,17 +1,19 @@
 import { buildApp } from './app';
 import { loadConfig, type ServerConfig } from './config';
 import { openDatabase } from './db/client';
-import { startReconciler } from './donations/reconciler';
 import { createLogger } from './logger';
 import { createGateway } from './payments/create-gateway';
+import { closeOnSignals } from './shutdown/close-on-signals';
 
 /**
  * Starts the server (issue #2: "One process serves the built site and /api on PORT"): reads the
- * configuration, opens the database and applies migrations, opens the payment gateway, starts the
- * reconciler (issue #3: a run at start-up, then every RECONCILE_INTERVAL_MS), builds the app, listens on
- * HOST:PORT and prints `Donation site running at http://localhost:<port>`. On SIGINT/SIGTERM closes the app,
- * stops the reconciler, then closes the gateway and the database (fastify/demo's server.ts, DESIGN.md
- * example 8). Exits 1 on a bad configuration or a failed start, with the reason on stderr.
+ * configuration, opens the database and applies migrations, opens the payment gateway, builds the app, listens on
+ * HOST:PORT (which starts the app's runners: the reconciler, issue #3; the mail relay and year-end statements,
+ * issue #12; billing, issue #13) and prints `Donation site running at http://localhost:<port>`.
+ * On SIGTERM or SIGINT shuts down gracefully (issue #14; closeOnSignals): the app stops accepting connections,
+ * finishes the requests in flight and the runners' current items, then the gateway and the database close; exit 0,
+ * or 1 with a logged error past SHUTDOWN_TIMEOUT_MS. Exits 1 on a bad configuration or a failed start, with the
+ * reason on stderr.
  */
 async function main(): Promise<void> {
   let config: ServerConfig;
@@ -29,33 +31,13 @@ async function main(): Promise<void> {
     'Database ready',
   );
   const { gateway, close: closeGateway } = await createGateway(config);
-  const reconciler = startReconciler(
-    { db: database.db, gateway, log: logger },
-    { pendingTimeoutMs: config.pendingTimeoutMs, intervalMs: config.reconcileIntervalMs },
-  );
   const app = await buildApp({ config, db: database.db, gateway, logger });
   const closeAll = async () => {
     await app.close();
-    await reconciler.stop();
     await closeGateway();
     await database.close();
   };
-
-  let closing = false;
-  const shutdown = async (signal: NodeJS.Signals) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal }, 'Shutting down');
-    try {
-      await closeAll();
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'Error while shutting down');
-      process.exit(1);
-    }
-  };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  closeOnSignals({ timeoutMs: config.shutdownTimeoutMs, logger, close: closeAll });
 
   try {
     await app.listen({ host: config.host, port: config.port });

@@ -5,7 +5,7 @@ import type { DonationSubmission } from '../../shared/donation';
 import { apiError } from '../errors';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
 import { createLimitCounter, registerCounterStore, type CounterState, type LimitCounter } from './counters';
-import { CARD_TESTING_EVENTS, type BlockingLimit } from './events';
+import { CARD_TESTING_EVENTS, type BlockingLimit, type RefusingLimit } from './events';
 import { cardFingerprint, emailDigest, limitKeySecret, loggedPrefix } from './limit-keys';
 import type { CardTestingSettings } from './settings';
 import { connectCounterRedis } from './redis';
@@ -53,6 +53,8 @@ export interface CardTestingDefenceOptions {
   cookieSecret: string;
   /** Redis shared by the API processes (REDIS_URL); the in-process store when undefined. */
   redisUrl: string | undefined;
+  /** Called with the limit each time one refuses a payment attempt (429 or velocity's decline): the metrics' count (issue #14). */
+  onRefusal?: (limit: RefusingLimit) => void;
 }
 
 /** What the velocity rule answers: the gateway's own generic decline (Stripe's wording), so it reads like one. */
@@ -100,7 +102,7 @@ const clientIp = (request: FastifyRequest) => normalizeIP(request.ip);
  */
 export async function registerCardTestingDefence(
   app: FastifyInstance,
-  { settings, cookieSecret, redisUrl }: CardTestingDefenceOptions,
+  { settings, cookieSecret, redisUrl, onRefusal }: CardTestingDefenceOptions,
 ): Promise<CardTestingDefence> {
   if (!settings.enabled) {
     app.log.warn('Card-testing limits are off (RATE_LIMITS=off): for load tests and benchmarks only');
@@ -142,6 +144,7 @@ export async function registerCardTestingDefence(
 
   /** Answers 429 with the one generic message, and logs which limit fired (the answer does not say). */
   const tooMany = (request: FastifyRequest, reply: FastifyReply, limit: BlockingLimit, details: object = {}) => {
+    onRefusal?.(limit);
     request.log.warn(
       { event: CARD_TESTING_EVENTS.rateLimitBlocked, limit, ip: request.ip, ...counters[limit].limit, ...details },
       'Payment attempt refused: rate limit',
@@ -168,6 +171,7 @@ export async function registerCardTestingDefence(
       const velocity = await guarded(request, counters.velocity, counters.velocity.peek);
       if (velocity?.remaining === 0) {
         const delayMs = randomDelayMs(settings.velocity.delayMinMs, settings.velocity.delayMaxMs);
+        onRefusal?.('velocity');
         request.log.warn(
           { event: CARD_TESTING_EVENTS.velocityBlocked, ip: request.ip, ...settings.velocity, delayMs },
           'Payment attempt answered with a generic decline: too many declines from this IP',

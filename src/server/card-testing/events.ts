@@ -27,5 +27,17 @@ export const CARD_TESTING_EVENTS = {
 /** One of {@link CARD_TESTING_EVENTS}. */
 export type CardTestingEvent = (typeof CARD_TESTING_EVENTS)[keyof typeof CARD_TESTING_EVENTS];
 
-/** The limit that refused a request with 429, as logged in `rate_limit.blocked`. */
-export type BlockingLimit = 'ip' | 'ipCeiling' | 'email' | 'card';
+/** The limits that refuse a request with 429, as logged in `rate_limit.blocked`. */
+export const BLOCKING_LIMITS = ['ip', 'ipCeiling', 'email', 'card'] as const;
+
+/** One of {@link BLOCKING_LIMITS}. */
+export type BlockingLimit = (typeof BLOCKING_LIMITS)[number];
+
+/**
+ * Every limit that refuses a payment attempt: the 429 limits and `velocity` (a generic decline without the gateway),
+ * as counted by the card-testing refusals metric (issue #14).
+ */
+export const REFUSING_LIMITS = [...BLOCKING_LIMITS, 'velocity'] as const;
+
+/** One of {@link REFUSING_LIMITS}. */
+export type RefusingLimit = (typeof REFUSING_LIMITS)[number];

@@ -1,5 +1,5 @@
 import { inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../config';
 import { donations } from '../db/schema';
 import { gatewayIdempotencyKey } from '../payments/gateway';
@@ -55,7 +55,9 @@ describe('startReconciler', () => {
 
     const log = memoryLog();
     const reconciler = startReconciler({ db: database.db, gateway, log: log.logger }, { pendingTimeoutMs, intervalMs: INTERVAL_MS });
-    // stop() waits for the run in progress (the start-up one) and cancels the next, an hour away.
+    // The start-up run's end, then stop() cancels the next run, an hour away. NOTE: stop() during a run would end it
+    // after the donation at hand (graceful shutdown, issue #14).
+    await vi.waitFor(() => expect(log.lines.some((line) => line.includes('"msg":"Reconciliation finished"'))).toBe(true), { timeout: 10_000 });
     await reconciler.stop();
 
     const rows = await database.db

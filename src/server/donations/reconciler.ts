@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../db/client';
 import { pruneExpiredIdempotencyKeys } from '../idempotency/repository';
 import { gatewayIdempotencyKey, type ChargeLookup, type PaymentGateway } from '../payments/gateway';
@@ -81,18 +81,22 @@ async function resolve(
  * itself: lookupPaymentIntent; one still settling stays pending, counted as `unresolved`): succeeded → `succeeded` with the transaction id;
  * declined → `failed` with the decline code; not found → `failed` with {@link ABANDONED_DECLINE_CODE}.
  * A donation the gateway cannot be asked about stays pending (counted as `unresolved`); one that another
- * process resolved meanwhile is skipped. Then expired Idempotency-Keys are pruned. Rejects when the
- * database fails (the run stops; the next one starts over).
+ * process resolved meanwhile is skipped. Then expired Idempotency-Keys are pruned. Once `signal` is aborted (the
+ * reconciler stops: graceful shutdown, issue #14) it goes no further than the donation at hand (the rest stay
+ * pending for the next run) and ends with the pruning and the count. Rejects when the database fails (the run
+ * stops; the next one starts over).
  */
 export async function reconcilePendingDonations(
   { db, gateway, log }: ReconcilerDeps,
   pendingTimeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = { succeeded: 0, failed: 0, abandoned: 0, unresolved: 0, stillPending: 0, prunedKeys: 0 };
   for (;;) {
     const batch = await listStalePendingDonations(db, pendingTimeoutMs, BATCH_SIZE);
     let resolvedInBatch = 0;
     for (const donation of batch) {
+      if (signal?.aborted) break;
       let lookup: ChargeLookup | undefined;
       try {
         lookup = donation.paymentIntentId
@@ -116,7 +120,7 @@ export async function reconcilePendingDonations(
         if (!(error instanceof DonationTransitionError)) throw error;
       }
     }
-    if (batch.length < BATCH_SIZE || resolvedInBatch === 0) break;
+    if (batch.length < BATCH_SIZE || resolvedInBatch === 0 || signal?.aborted) break;
   }
   report.prunedKeys = await pruneExpiredIdempotencyKeys(db);
   report.stillPending = await countPendingDonations(db);
@@ -139,10 +143,28 @@ export function startReconciler(
 ): RunningReconciler {
   return startPeriodicRunner({
     intervalMs: options.intervalMs,
-    run: async () => {
-      const report = await reconcilePendingDonations(deps, options.pendingTimeoutMs);
+    run: async (signal) => {
+      const report = await reconcilePendingDonations(deps, options.pendingTimeoutMs, signal);
       deps.log.info({ reconcile: report }, 'Reconciliation finished');
     },
     onError: (error) => deps.log.error({ err: error }, 'Reconciliation failed; retrying at the next interval'),
+  });
+}
+
+/**
+ * Runs the reconciler with `app` (issue #3; issue #14), as the app's other runners run: started when the server
+ * listens (so `app.inject()` tests reconcile only when they ask: TestApp.reconcile), on the app's gateway and logger,
+ * and stopped when the app closes, once the donation at hand is settled (graceful shutdown).
+ */
+export function registerReconciler(
+  app: FastifyInstance,
+  { db, gateway, ...options }: Omit<ReconcilerDeps, 'log'> & { pendingTimeoutMs: number; intervalMs: number },
+): void {
+  let running: RunningReconciler | undefined;
+  app.addHook('onListen', async () => {
+    running ??= startReconciler({ db, gateway, log: app.log }, options);
+  });
+  app.addHook('onClose', async () => {
+    await running?.stop();
   });
 }

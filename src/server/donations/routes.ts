@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   API_PATHS,
-  ApiErrorSchema,
   CreatePaymentIntentSuccessSchema,
   DonationStatsSchema,
   ProcessDonationSuccessSchema,
@@ -14,6 +13,7 @@ import { minimumAmountCheck } from '../card-testing/minimum-amount';
 import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
+import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
 import { confirmDonation, createDonationPaymentIntent, type IntentAnswer } from './payment-intents';
@@ -33,9 +33,6 @@ export interface DonationRoutesOptions {
   /** The app's clock (DESIGN.md, "Time"): where a recurring plan's calendar starts (issue #13); the machine's by default. */
   clock?: Clock;
 }
-
-/** The `response` schemas of the error statuses a route answers: each one an ApiErrorSchema body (DESIGN.md example 9). */
-const errorAnswers = (...statuses: number[]) => Object.fromEntries(statuses.map((status) => [status, ApiErrorSchema]));
 
 /** What a payment route answers: status, body, whether it replays a stored answer, and Retry-After in seconds. */
 type PaymentAnswer = Pick<IntentAnswer<unknown>, 'statusCode' | 'body' | 'replayed' | 'retryAfterSeconds'>;
@@ -99,10 +96,11 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
     API_PATHS.processDonation,
     {
       schema: {
+        summary: 'Charge a card and record the donation (test gateway only)',
         body: DonationSubmissionSchema,
         response: {
           200: ProcessDonationSuccessSchema,
-          ...errorAnswers(400, 402, 403, 409, 413, 415, 422, 429, 500, 503),
+          ...errorAnswers(...PAGE_WRITE_ERRORS, 402, 409, 422, 503),
         },
       },
       // NOTE: in Stripe mode card data must never reach the server (PCI DSS SAQ A): refused before the body is validated.
@@ -125,10 +123,11 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
     API_PATHS.createPaymentIntent,
     {
       schema: {
+        summary: "Create the payment intent the browser confirms the donor's card with",
         body: CreatePaymentIntentRequestSchema,
         response: {
           200: CreatePaymentIntentSuccessSchema,
-          ...errorAnswers(400, 403, 413, 415, 429, 500, 503),
+          ...errorAnswers(...PAGE_WRITE_ERRORS, 503),
         },
       },
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
@@ -150,10 +149,11 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
     API_PATHS.confirmDonation,
     {
       schema: {
+        summary: 'Record the donation of a payment intent the gateway says succeeded',
         body: ConfirmDonationRequestSchema,
         response: {
           200: ProcessDonationSuccessSchema,
-          ...errorAnswers(400, 402, 403, 404, 409, 413, 415, 422, 429, 500, 503),
+          ...errorAnswers(...PAGE_WRITE_ERRORS, 402, 404, 409, 422, 503),
         },
       },
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
@@ -170,7 +170,7 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
    */
   app.get(
     API_PATHS.donationStats,
-    { schema: { response: { 200: DonationStatsSchema, 500: ApiErrorSchema } } },
+    { schema: { summary: 'Totals of succeeded donations, by cause and frequency', response: { 200: DonationStatsSchema, ...errorAnswers(500) } } },
     async (_request, reply) => {
       const stats = await getDonationStatsCents(db);
       return reply.code(200).send({

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -15,7 +18,7 @@ import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { RETRY_BASE_DELAY_MS, RETRY_GIVE_UP_AFTER_MS, RETRY_MAX_DELAY_MS, retryDelayMs } from './backoff';
 import { manualClock, type ManualClock } from './clock';
 import { relayDueMail, type MailRelayDeps, type RelayReport } from './relay';
-import { createMailTransport } from './transport';
+import { createMailTransport, type MailTransport } from './transport';
 
 /**
  * The outbox relay against a real SMTP server (issue #12, "Tests"): messages are never lost nor doubled when the
@@ -196,5 +199,44 @@ describe('the outbox and receipt numbers, in the transaction that marks a donati
     await expect(
       database.db.insert(mailOutbox).values({ kind: 'receipt', dedupeKey: 'another-key', recipient: 'x@example.org', donationId: id }),
     ).rejects.toMatchObject({ cause: { code: '23505' } });
+  });
+});
+
+describe('a relay run stopped by a graceful shutdown (issue #14)', () => {
+  it('finishes the messages being sent, then claims and sends no more; the others stay pending', async () => {
+    await succeededDonations(6);
+    const dir = await mkdtemp(path.join(tmpdir(), 'relay-stop-'));
+    try {
+      // `.eml` files, the first send held until the run is stopped: the relay is mid-item when its signal is aborted.
+      const files = createMailTransport({ smtpUrl: undefined, dir });
+      let sending = (): void => undefined;
+      const firstSending = new Promise<void>((resolve) => (sending = resolve));
+      let releaseFirst = (): void => undefined;
+      const released = new Promise<void>((resolve) => (releaseFirst = resolve));
+      let sends = 0;
+      const transport: MailTransport = {
+        kind: files.kind,
+        close: () => files.close(),
+        send: async (message) => {
+          sends += 1;
+          if (sends === 1) {
+            sending();
+            await released;
+          }
+          await files.send(message);
+        },
+      };
+      const stopping = new AbortController();
+      const run = relayDueMail({ ...relayDeps('smtp://127.0.0.1:1', manualClock(), memoryLog()), transport }, stopping.signal);
+      await firstSending;
+      stopping.abort();
+      releaseFirst();
+      // The relay sends 4 at a time: those 4 are finished; the 2 others of the batch wait for a later run.
+      expect(await run).toEqual({ sent: 4, retried: 0, failed: 0 });
+      expect(await readdir(dir)).toHaveLength(4);
+      expect(await outboxStatuses()).toEqual(expect.arrayContaining([{ status: 'sent', n: 4 }, { status: 'pending', n: 2 }]));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -117,17 +117,20 @@ async function relayOne(deps: MailRelayDeps, row: MailOutboxRow): Promise<keyof 
 
 /**
  * One relay run: claims the messages due (in batches of 20, until none is left due) and sends them, 4 at a time.
+ * Once `signal` is aborted (the relay stops: graceful shutdown, issue #14) it returns after the 4 being sent; the
+ * other claimed messages wait for their lease to expire (CLAIM_LEASE_MS) and a later run sends them.
  * Resolves with what it did; rejects when the database fails (the next run starts over; leases expire).
  */
-export async function relayDueMail(deps: MailRelayDeps): Promise<RelayReport> {
+export async function relayDueMail(deps: MailRelayDeps, signal?: AbortSignal): Promise<RelayReport> {
   const report: RelayReport = { sent: 0, retried: 0, failed: 0 };
   for (;;) {
     const batch = await claimDueMessages(deps.db, { now: deps.clock.now(), leaseMs: CLAIM_LEASE_MS, limit: BATCH_SIZE });
     for (let start = 0; start < batch.length; start += CONCURRENCY) {
+      if (signal?.aborted) return report;
       const outcomes = await Promise.all(batch.slice(start, start + CONCURRENCY).map((row) => relayOne(deps, row)));
       for (const outcome of outcomes) report[outcome] += 1;
     }
-    if (batch.length < BATCH_SIZE) return report;
+    if (batch.length < BATCH_SIZE || signal?.aborted) return report;
   }
 }
 
@@ -135,7 +138,7 @@ export async function relayDueMail(deps: MailRelayDeps): Promise<RelayReport> {
 export interface RunningMailRelay {
   /** Starts a run now (or right after the current one); resolves when that run is over. */
   runNow(): Promise<void>;
-  /** Stops polling and resolves once the current run is over. */
+  /** Stops polling and resolves once the current run is over: at once after the messages being sent (graceful shutdown, issue #14). */
   stop(): Promise<void>;
 }
 
@@ -146,8 +149,8 @@ export interface RunningMailRelay {
 export function startMailRelay(deps: MailRelayDeps, intervalMs: number): RunningMailRelay {
   const runner = startPeriodicRunner({
     intervalMs,
-    run: async () => {
-      const report = await relayDueMail(deps);
+    run: async (signal) => {
+      const report = await relayDueMail(deps, signal);
       if (report.sent + report.retried + report.failed > 0) deps.log.info({ relay: report }, 'Mail relay run finished');
     },
     onError: (error) => deps.log.error({ err: error }, 'Mail relay run failed; retrying at the next interval'),

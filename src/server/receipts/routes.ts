@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { API_PATHS, ApiErrorSchema } from '../../shared/api';
+import { API_PATHS } from '../../shared/api';
 import {
   RESEND_RECEIPTS_CONFIRMATION,
   RESEND_RECEIPTS_PATH,
@@ -11,6 +11,7 @@ import {
 import type { OrganizationProfile } from '../config';
 import type { Database } from '../db/client';
 import { apiError, NOT_FOUND_MESSAGE } from '../errors';
+import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import { RECEIPT_PDF_PATH, receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
@@ -37,14 +38,20 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
   /**
    * GET /api/receipts/pdf/:token: the receipt PDF a capability link names (see receipt-link.ts). Answers 200
    * `application/pdf` (inline, `receipt-<number>.pdf`) with `Cache-Control: private, no-store`; 404 (the same
-   * answer) for a malformed, forged or expired token or a transaction without a receipt.
+   * answer) for a malformed, forged or expired token or a transaction without a receipt; 400 a token over 400
+   * characters (the params schema); 500 anything unexpected.
    */
   app.get(
     RECEIPT_PDF_PATH,
     {
       schema: {
+        summary: 'The receipt PDF a capability link names',
         params: z.object({ token: z.string().max(400) }),
-        response: { 200: z.instanceof(Buffer), 404: ApiErrorSchema },
+        response: {
+          // NOTE: a Buffer is sent as it is (no serializer runs); the schema only tells the document its media type.
+          200: { description: 'The receipt, a tagged PDF (inline, receipt-<number>.pdf)', content: { 'application/pdf': { schema: z.instanceof(Buffer) } } },
+          ...errorAnswers(400, 404, 500),
+        },
       },
       // NOTE: a route-level onSend runs after the app's, which sets `no-store` on every /api answer.
       onSend: async (_request, reply) => {
@@ -81,16 +88,9 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
     RESEND_RECEIPTS_PATH,
     {
       schema: {
+        summary: "E-mail an address the receipt links of its donations",
         body: ResendReceiptsRequestSchema,
-        response: {
-          202: ResendReceiptsAcceptedSchema,
-          400: ApiErrorSchema,
-          403: ApiErrorSchema,
-          413: ApiErrorSchema,
-          415: ApiErrorSchema,
-          429: ApiErrorSchema,
-          500: ApiErrorSchema,
-        },
+        response: { 202: ResendReceiptsAcceptedSchema, ...errorAnswers(...PAGE_WRITE_ERRORS) },
       },
     },
     async (request, reply) => {

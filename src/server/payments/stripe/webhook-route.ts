@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { z } from 'zod';
-import { API_PATHS, ApiErrorSchema } from '../../../shared/api';
+import { API_PATHS } from '../../../shared/api';
 import type { Database } from '../../db/client';
 import { applyPaymentEvent, type PaymentEvent } from '../../donations/payment-events';
 import { apiError } from '../../errors';
+import { errorAnswers, MACHINE_WRITE_ERRORS } from '../../http/error-answers';
 import type { PaymentGateway } from '../gateway';
 
 /**
@@ -19,6 +20,12 @@ export const INVALID_SIGNATURE_MESSAGE = 'The webhook signature is missing or in
 
 /** Largest webhook body accepted, in bytes: Stripe's events are a few kB; 64 KiB leaves room and still bounds it. */
 export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * The body's schema, for the OpenAPI document (issue #14): any JSON, as the body stays raw bytes until its signature
+ * is verified; checking it earlier would answer a forged body before its signature does.
+ */
+const StripeEventBodySchema = z.unknown().meta({ description: 'A Stripe Event object (https://docs.stripe.com/api/events/object), as Stripe sent it.' });
 
 /** The events handled (issue #11); every other type is acknowledged and ignored. */
 export const HANDLED_STRIPE_EVENTS = [
@@ -86,8 +93,8 @@ export interface StripeWebhookOptions {
  * Registers `POST /api/webhooks/stripe` in its own context, where JSON bodies stay raw bytes (the signature is
  * over the exact bytes Stripe sent; Fastify's JSON parser must not touch them). Answers 200 `{received: true}`
  * once the event is applied (or was already); 400 INVALID_SIGNATURE_MESSAGE for a missing, wrong, tampered or
- * too old signature (Stripe's 5-minute tolerance), writing nothing; 413 over WEBHOOK_BODY_LIMIT_BYTES; 500 when
- * the database or Stripe fails (Stripe delivers the event again later).
+ * too old signature (Stripe's 5-minute tolerance), writing nothing; 413 over WEBHOOK_BODY_LIMIT_BYTES; 415 a body
+ * that is not application/json; 500 when the database or Stripe fails (Stripe delivers the event again later).
  */
 export async function registerStripeWebhook(app: FastifyInstance, options: StripeWebhookOptions): Promise<void> {
   await app.register(async (webhook) => {
@@ -99,7 +106,11 @@ export async function registerStripeWebhook(app: FastifyInstance, options: Strip
       API_PATHS.stripeWebhook,
       {
         bodyLimit: WEBHOOK_BODY_LIMIT_BYTES,
-        schema: { response: { 200: z.object({ received: z.literal(true) }), 400: ApiErrorSchema, 413: ApiErrorSchema, 500: ApiErrorSchema } },
+        schema: {
+          summary: "Stripe's signed events (Stripe mode)",
+          body: StripeEventBodySchema,
+          response: { 200: z.object({ received: z.literal(true) }), ...errorAnswers(...MACHINE_WRITE_ERRORS) },
+        },
       },
       async (request, reply) => {
         const signature = request.headers['stripe-signature'];
