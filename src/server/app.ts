@@ -3,18 +3,23 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import { registerAdminAudit } from './admin/audit';
 import { registerAdmin } from './admin/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './config';
 import { registerCsrfProtection } from './csrf';
+import { registerDigest } from './digest/plugin';
 import type { Database } from './db/client';
+import { registerReconciler } from './donations/reconciler';
 import { donationRoutes } from './donations/routes';
 import { apiError, handleError, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
 import { registerHealthRoutes } from './health/health-routes';
+import { registerOpenApi } from './http/openapi';
 import { fingerprintSecret } from './idempotency/idempotency-key';
 import { createLogger } from './logger';
 import { systemClock, type Clock } from './mail/clock';
 import { registerMail } from './mail/plugin';
+import { registerMetrics } from './metrics/plugin';
 import type { ComposeMail } from './mail/relay';
 import type { MailTransport } from './mail/transport';
 import type { PaymentGateway } from './payments/gateway';
@@ -26,6 +31,7 @@ import { createManageLinkSigner } from './recurring/manage-link';
 import { registerRecurring } from './recurring/plugin';
 import { createRecurringReceiptNotes } from './recurring/receipt-note';
 import { registerSecurityHeaders } from './security-headers';
+import { registerConnectionDraining } from './shutdown/drain-connections';
 import { registerSite } from './site';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
@@ -54,7 +60,7 @@ export type App = FastifyInstance;
  * and main.ts calls `listen`. Resolves once every plugin is loaded (`ready`).
  * Throws if WEB_ROOT/index.html exists but cannot be read, or a plugin fails to load.
  */
-export async function buildApp({ config, db, gateway, logger, clock, mailTransport }: BuildAppOptions): Promise<App> {
+export async function buildApp({ config, db, gateway: untimedGateway, logger, clock, mailTransport }: BuildAppOptions): Promise<App> {
   const app: App = Fastify({
     // NOTE: typed as Fastify's base logger so the instance type stays the plain FastifyInstance.
     loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
@@ -68,7 +74,12 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
   app.setNotFoundHandler((_request, reply) => reply.code(404).send(apiError(NOT_FOUND_MESSAGE)));
   // Only JSON bodies are accepted: without a text/plain parser such a body gets 415, not a confusing 400.
   app.removeContentTypeParser('text/plain');
+  // Graceful shutdown (issue #14): once the app closes, answers to the requests still in flight end their connection.
+  registerConnectionDraining(app);
 
+  // Every request to an operator route is recorded in the audit log (issue #14). NOTE: before every plugin, so the
+  // admin routes each one registers (admin/, recurring/...) inherit this root hook.
+  registerAdminAudit(app, { db, adminToken: config.adminToken });
   // CSP with a per-response nonce, HSTS over HTTPS, nosniff, no framing, no-store on /api... (issue #4). NOTE: first
   // of the plugins, so answers of every later onRequest hook (CSRF and origin refusals, rate limits) carry them.
   await registerSecurityHeaders(app, config.stripe);
@@ -81,12 +92,19 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   await registerCsrfProtection(app, config);
+  // Prometheus metrics at GET /metrics (issue #14), on this app's own registry. NOTE: every route below charges
+  // through its timed gateway, and the card-testing defence counts its refusals into it.
+  const metrics = await registerMetrics(app, { db, gateway: untimedGateway, clock: clock ?? systemClock, adminToken: config.adminToken });
+  const gateway = metrics.gateway;
   // Card-testing defence (OWASP OAT-001; issue #4): after CSRF, so its IP count sees only requests from the page.
   const cardTesting = await registerCardTestingDefence(app, {
     settings: config.cardTesting,
     cookieSecret: config.cookieSecret,
     redisUrl: config.redisUrl,
+    onRefusal: metrics.countRefusal,
   });
+  // The OpenAPI document at GET /api/openapi.json (issue #14): before every route, whose schemas it collects.
+  await registerOpenApi(app);
   // Receipts (issue #12): before the donation routes, whose answers get the receipt link from its root hook.
   // NOTE: the manage links of recurring plans (issue #13) are signed here, so receipts can carry them.
   const planLinks = createManageLinkSigner(config.cookieSecret);
@@ -107,11 +125,16 @@ export async function buildApp({ config, db, gateway, logger, clock, mailTranspo
   }
   // Recurring gifts (issue #13): the billing runner (started once the server listens) and its admin route.
   const recurring = await registerRecurring(app, { db, gateway, config, clock: clock ?? systemClock, links: planLinks });
+  // The staff's daily digest (issue #14): its runner, started once the server listens, and its composer.
+  const digest = registerDigest(app, { db, config, clock: clock ?? systemClock });
   // The transactional outbox's relay: receipts and other mail (issue #12), plans' mail (issue #13); started once the server listens.
-  const compose: ComposeMail = (row) => (isRecurringMailKind(row.kind) ? recurring.compose(row) : receipts.compose(row));
+  const compose: ComposeMail = (row) =>
+    row.kind === 'staff_digest' ? digest.compose(row) : isRecurringMailKind(row.kind) ? recurring.compose(row) : receipts.compose(row);
   await registerMail(app, { db, settings: config.mail, compose, clock: clock ?? systemClock, transport: mailTransport });
+  // The reconciler of pending donations (issue #3), started once the server listens, like the runners above.
+  registerReconciler(app, { db, gateway, pendingTimeoutMs: config.pendingTimeoutMs, intervalMs: config.reconcileIntervalMs });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
-  await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock });
+  await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db });
   await registerSite(app, config);

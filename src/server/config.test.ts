@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_CONFIG } from '../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing/settings';
 import {
+  DEFAULT_DIGEST_HOUR,
   DEFAULT_ORG_LEGAL_NAME,
   DEFAULT_RECEIPT_TAX_STATEMENT,
   DEVELOPMENT_COOKIE_SECRET,
@@ -32,6 +33,7 @@ describe('loadConfig', () => {
       gatewayTimeoutMs: 20_000,
       pendingTimeoutMs: 120_000,
       reconcileIntervalMs: 30_000,
+      shutdownTimeoutMs: 10_000,
       minAmountCents: 100,
       redisUrl: undefined,
       cardTesting: DEFAULT_CARD_TESTING_SETTINGS,
@@ -49,6 +51,7 @@ describe('loadConfig', () => {
       },
       adminToken: undefined,
       billing: { intervalMs: 60_000, retryDays: [1, 3, 7] },
+      digest: undefined,
     });
   });
 
@@ -68,6 +71,7 @@ describe('loadConfig', () => {
       GATEWAY_TIMEOUT_MS: '5000',
       PENDING_TIMEOUT_MS: '60000',
       RECONCILE_INTERVAL_MS: '1000',
+      SHUTDOWN_TIMEOUT_MS: '25000',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -82,6 +86,7 @@ describe('loadConfig', () => {
       gatewayTimeoutMs: 5000,
       pendingTimeoutMs: 60_000,
       reconcileIntervalMs: 1000,
+      shutdownTimeoutMs: 25_000,
     });
   });
 
@@ -111,6 +116,8 @@ describe('loadConfig', () => {
     ['PENDING_TIMEOUT_MS', '1.5'],
     ['RECONCILE_INTERVAL_MS', '-10'],
     ['RECONCILE_INTERVAL_MS', String(25 * 60 * 60 * 1000)],
+    ['SHUTDOWN_TIMEOUT_MS', '0'],
+    ['SHUTDOWN_TIMEOUT_MS', '10s'],
   ])('rejects a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });
@@ -276,6 +283,44 @@ describe('loadConfig: mail, organisation profile and operator token (issue #12)'
     ['ORG_LEGAL_NAME', 'x'.repeat(201), 'must be at most 200 characters'],
   ])('refuses %s=%j, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(`${name} ${message}`);
+  });
+});
+
+describe('loadConfig: the staff digest (issue #14)', () => {
+  it('is off without STAFF_EMAILS, whatever DIGEST_HOUR and TZ say', () => {
+    expect(loadConfig({ DIGEST_HOUR: '9', TZ: 'America/Belize' }).digest).toBeUndefined();
+    // TZ is the C library's too: a host's `:/etc/localtime` does not stop a server that sends no digest.
+    expect(loadConfig({ TZ: ':/etc/localtime' }).digest).toBeUndefined();
+  });
+
+  it('reads STAFF_EMAILS (spaces ignored, one per address in any case), DIGEST_HOUR and TZ (as Intl spells it)', () => {
+    expect(loadConfig({ STAFF_EMAILS: ' ops@reef.example.org,Treasurer@Reef.example.org , treasurer@reef.example.org', DIGEST_HOUR: '0', TZ: 'america/belize' }).digest).toEqual({
+      staffEmails: ['ops@reef.example.org', 'Treasurer@Reef.example.org'],
+      hour: 0,
+      timeZone: 'America/Belize',
+    });
+  });
+
+  it('sends at 07:00 UTC by default', () => {
+    expect(loadConfig({ STAFF_EMAILS: 'ops@reef.example.org' }).digest).toEqual({ staffEmails: ['ops@reef.example.org'], hour: DEFAULT_DIGEST_HOUR, timeZone: 'UTC' });
+    expect(DEFAULT_DIGEST_HOUR).toBe(7);
+  });
+
+  it.each([
+    ['STAFF_EMAILS', 'ops@reef.example.org, not-an-address', 'must be e-mail addresses separated by commas; "not-an-address" is not one'],
+    ['STAFF_EMAILS', 'ops@reef.example.org,', 'must be e-mail addresses separated by commas; "" is not one'],
+    ['STAFF_EMAILS', Array.from({ length: 21 }, (_, n) => `staff${n}@reef.example.org`).join(','), 'must list at most 20 addresses'],
+    ['DIGEST_HOUR', '24', 'must be a whole hour from 0 to 23'],
+    ['DIGEST_HOUR', '7am', 'must be a whole hour from 0 to 23'],
+    ['DIGEST_HOUR', '-1', 'must be a whole hour from 0 to 23'],
+  ])('refuses %s=%j, naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`${name} ${message}`);
+  });
+
+  it('refuses a TZ that names no zone when STAFF_EMAILS is set', () => {
+    expect(() => loadConfig({ STAFF_EMAILS: 'ops@reef.example.org', TZ: 'Mars/Olympus_Mons' })).toThrow(
+      'Invalid configuration: TZ must be an IANA time zone name, like America/Belize or UTC, when STAFF_EMAILS is set (not "Mars/Olympus_Mons")',
+    );
   });
 });
 

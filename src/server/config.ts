@@ -3,9 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PRESET_AMOUNTS_DOLLARS } from '../shared/amounts';
+import { DonorEmailSchema } from '../shared/field-rules';
 import { dollarsToCents, MIN_AMOUNT_DOLLARS } from '../shared/money';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing/settings';
+import { canonicalTimeZone } from './digest/time-zone';
 import { stripeSettings, type StripeSettings } from './payments/stripe/stripe-settings';
 
 /**
@@ -44,6 +46,11 @@ export const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 export const DEFAULT_BILLING_INTERVAL_MS = 60_000;
 /** DUNNING_RETRY_DAYS default: a declined renewal is retried 1, 3 and 7 days after its first decline (issue #13). */
 export const DEFAULT_DUNNING_RETRY_DAYS: readonly number[] = [1, 3, 7];
+/**
+ * How long a graceful shutdown may take (SHUTDOWN_TIMEOUT_MS default), in ms (issue #14): after SIGTERM or SIGINT the
+ * requests in flight and the runners' current items get this long before the process exits with code 1.
+ */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 /** Upper bound of every duration setting: 24 hours, in ms (setTimeout takes at most 2^31-1 ms). */
 const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
 
@@ -120,6 +127,38 @@ export const DEFAULT_RECEIPT_TAX_STATEMENT =
   'No goods or services were provided in exchange for this donation. Whether you can deduct it from your taxes depends on the laws where you pay tax; please consult a tax advisor.';
 /** The organisation named on receipts when ORG_LEGAL_NAME is unset. */
 export const DEFAULT_ORG_LEGAL_NAME = 'Belize Barrier Reef Donations';
+/** DIGEST_HOUR default: the staff's digest of the day before is queued from 07:00 in TZ (issue #14). */
+export const DEFAULT_DIGEST_HOUR = 7;
+/** TZ default: the staff's days are UTC days unless TZ names a zone (issue #14; decision 0062). */
+export const DEFAULT_DIGEST_TIME_ZONE = 'UTC';
+/** Most addresses STAFF_EMAILS may list: a digest goes to staff, not to a mailing list. */
+const MAX_STAFF_EMAILS = 20;
+
+/**
+ * STAFF_EMAILS: addresses separated by commas (spaces around them ignored), each checked with the donation form's
+ * e-mail rule (DonorEmailSchema), at most {@link MAX_STAFF_EMAILS}; an address listed twice (in any case) counts once.
+ */
+const staffEmailsVar = z.string().transform((value, ctx) => {
+  const addresses = value.split(',').map((address) => address.trim());
+  const invalid = addresses.find((address) => !DonorEmailSchema.safeParse(address).success);
+  if (invalid !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be e-mail addresses separated by commas; ${JSON.stringify(invalid)} is not one` });
+    return z.NEVER;
+  }
+  const unique = addresses.filter((address, index) => addresses.findIndex((other) => other.toLowerCase() === address.toLowerCase()) === index);
+  if (unique.length > MAX_STAFF_EMAILS) {
+    ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_STAFF_EMAILS} addresses` });
+    return z.NEVER;
+  }
+  return unique;
+});
+
+/** DIGEST_HOUR: a whole hour from 0 to 23. */
+const digestHourVar = z
+  .string()
+  .regex(/^\d{1,2}$/, 'must be a whole hour from 0 to 23')
+  .transform(Number)
+  .pipe(z.number().int().max(23, 'must be a whole hour from 0 to 23'));
 
 const EnvSchema = z.object({
   NODE_ENV: optionalVar(z.string()),
@@ -152,6 +191,7 @@ const EnvSchema = z.object({
   GATEWAY_TIMEOUT_MS: optionalVar(durationMsVar),
   PENDING_TIMEOUT_MS: optionalVar(durationMsVar),
   RECONCILE_INTERVAL_MS: optionalVar(durationMsVar),
+  SHUTDOWN_TIMEOUT_MS: optionalVar(durationMsVar),
   MIN_DONATION_AMOUNT: optionalVar(minDonationVar),
   REDIS_URL: optionalVar(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })),
   RATE_LIMITS: optionalVar(z.enum(['on', 'off'], { error: 'must be on or off' })),
@@ -182,6 +222,10 @@ const EnvSchema = z.object({
   // Recurring gifts (issue #13).
   BILLING_INTERVAL_MS: optionalVar(durationMsVar),
   DUNNING_RETRY_DAYS: optionalVar(retryDaysVar),
+  // The staff's daily digest (issue #14). NOTE: TZ is checked only when STAFF_EMAILS is set (see loadConfig).
+  STAFF_EMAILS: optionalVar(staffEmailsVar),
+  DIGEST_HOUR: optionalVar(digestHourVar),
+  TZ: optionalVar(z.string()),
   ADMIN_TOKEN: optionalVar(
     z.string().min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters`),
   ),
@@ -226,6 +270,11 @@ export interface ServerConfig {
   /** Time between two runs of the reconciler, in ms (RECONCILE_INTERVAL_MS, default 30,000; issue #3). */
   reconcileIntervalMs: number;
   /**
+   * How long a graceful shutdown (SIGTERM, SIGINT) may take before the process exits with code 1, in ms
+   * (SHUTDOWN_TIMEOUT_MS, default 10,000; issue #14).
+   */
+  shutdownTimeoutMs: number;
+  /**
    * Smallest donation, in cents (MIN_DONATION_AMOUNT in dollars, default 1, at most the smallest preset, 5;
    * issue #4). The page learns it as `site.minAmountDollars`.
    */
@@ -242,6 +291,18 @@ export interface ServerConfig {
   billing: BillingSettings;
   /** Bearer token of /api/admin/* (ADMIN_TOKEN, 32+ characters); unset turns every admin route into a 404 (DESIGN.md). */
   adminToken: string | undefined;
+  /** The staff's daily digest (STAFF_EMAILS, DIGEST_HOUR, TZ; issue #14); undefined when STAFF_EMAILS is unset: no digest. */
+  digest: DigestSettings | undefined;
+}
+
+/** Whom the staff's daily digest goes to, and when (issue #14; decision 0062). */
+export interface DigestSettings {
+  /** STAFF_EMAILS: one digest a day to each, at least one. */
+  staffEmails: readonly string[];
+  /** DIGEST_HOUR (0 to 23, default {@link DEFAULT_DIGEST_HOUR}): from this hour in `timeZone`, the day before's digest is queued. */
+  hour: number;
+  /** TZ, an IANA name as Intl spells it (default {@link DEFAULT_DIGEST_TIME_ZONE}): the zone of the digest's days and hour. */
+  timeZone: string;
 }
 
 /** When renewals are charged and retried (issue #13). */
@@ -343,6 +404,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     gatewayTimeoutMs,
     pendingTimeoutMs,
     reconcileIntervalMs: vars.RECONCILE_INTERVAL_MS ?? DEFAULT_RECONCILE_INTERVAL_MS,
+    shutdownTimeoutMs: vars.SHUTDOWN_TIMEOUT_MS ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     minAmountCents: dollarsToCents(minAmountDollars),
     redisUrl: vars.REDIS_URL,
     cardTesting,
@@ -366,7 +428,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       retryDays: vars.DUNNING_RETRY_DAYS ?? DEFAULT_DUNNING_RETRY_DAYS,
     },
     adminToken: vars.ADMIN_TOKEN,
+    digest: digestSettings(vars),
   };
+}
+
+/**
+ * The digest's settings, or undefined without STAFF_EMAILS. Throws (Invalid configuration) when STAFF_EMAILS is set and
+ * TZ names no zone Intl knows. NOTE: TZ is the variable Node and the C library read too; it is checked only when the
+ * digest uses it, so a host whose TZ is `:/etc/localtime` (a glibc form Intl refuses) still starts without a digest.
+ */
+function digestSettings(vars: z.infer<typeof EnvSchema>): DigestSettings | undefined {
+  if (vars.STAFF_EMAILS === undefined) return undefined;
+  const timeZone = canonicalTimeZone(vars.TZ ?? DEFAULT_DIGEST_TIME_ZONE);
+  if (timeZone === undefined) {
+    throw new Error(`Invalid configuration: TZ must be an IANA time zone name, like America/Belize or UTC, when STAFF_EMAILS is set (not ${JSON.stringify(vars.TZ)})`);
+  }
+  return { staffEmails: vars.STAFF_EMAILS, hour: vars.DIGEST_HOUR ?? DEFAULT_DIGEST_HOUR, timeZone };
 }
 
 /** The card-testing settings of the environment, each variable over its default (DEFAULT_CARD_TESTING_SETTINGS). */

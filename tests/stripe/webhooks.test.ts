@@ -27,7 +27,6 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   await t.db.delete(webhookEvents);
-  await t.reset();
 });
 
 /** A donor's Stripe-mode payment: create-payment-intent with the donor, then the browser confirms with `cardNumber`. */
@@ -64,6 +63,8 @@ function deliver(event: Stripe.Event, options: { secret?: string; timestamp?: nu
   });
 }
 
+/** The id of the charge (`ch_...`) that paid payment intent `paymentIntentId`, from the stand-in. */
+const chargeOf = (paymentIntentId: string) => String(standIn.paymentIntents.find((intent) => intent.id === paymentIntentId)?.latest_charge);
 const donationOf = async (paymentIntentId: string) =>
   (await t.db.select().from(donations).where(eq(donations.paymentIntentId, paymentIntentId)))[0];
 const processedEvents = async () => (await t.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(webhookEvents))[0]?.n;
@@ -150,10 +151,7 @@ describe('POST /api/webhooks/stripe', () => {
   it('a refund voids the receipt and queues the notice to the donor, once', async () => {
     const paymentIntentId = await payInBrowser('4242424242424242');
     await deliver(eventOf('payment_intent.succeeded', paymentIntentId));
-    await t.gateway.refund({
-      paymentIntentId,
-      idempotencyKey: `refund-${paymentIntentId}`,
-    });
+    await t.gateway.refund({ transactionId: chargeOf(paymentIntentId), idempotencyKey: `refund-${paymentIntentId}` });
     const refunded = eventOf('charge.refunded', paymentIntentId);
     await Promise.all([deliver(refunded), deliver(refunded)]);
     const donation = await donationOf(paymentIntentId);
@@ -167,10 +165,7 @@ describe('POST /api/webhooks/stripe', () => {
   it('out of order: a refund delivered before the success leaves the donation refunded', async () => {
     const paymentIntentId = await payInBrowser('4242424242424242');
     const succeeded = eventOf('payment_intent.succeeded', paymentIntentId);
-    await t.gateway.refund({
-      paymentIntentId,
-      idempotencyKey: `refund-${paymentIntentId}`,
-    });
+    await t.gateway.refund({ transactionId: chargeOf(paymentIntentId), idempotencyKey: `refund-${paymentIntentId}` });
     const refunded = eventOf('charge.refunded', paymentIntentId);
     expect((await deliver(refunded)).statusCode).toBe(200);
     expect((await deliver(succeeded)).statusCode).toBe(200);

@@ -1,12 +1,11 @@
-import { execFile } from 'node:child_process';
 import * as crypto from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { adminAuditLog, donations } from '../db/schema';
 import { NOT_FOUND_MESSAGE } from '../errors';
+import { runAdminCommand as admin } from '../testing/admin-command';
 import { memoryLog } from '../testing/payment-attempts';
-import { createTestApp, type TestApp } from '../testing/test-app';
+import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { ADMIN_UNAUTHORIZED_MESSAGE, adminTokenMatches, bearerToken } from './auth';
 import { ADMIN_STATEMENTS_RUN_PATH } from './paths';
 
@@ -44,6 +43,8 @@ describe('without ADMIN_TOKEN', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/anything' })).statusCode).toBe(404);
     expect((await run(t, {}, { nonsense: true })).statusCode).toBe(404);
+    // Nothing is audited either (issue #14): the admin routes do not exist.
+    expect(await t.db.select().from(adminAuditLog)).toEqual([]);
   });
 });
 
@@ -102,8 +103,6 @@ describe('with ADMIN_TOKEN', () => {
 });
 
 describe('npm run admin', () => {
-  const root = fileURLToPath(new URL('../../..', import.meta.url));
-  const exec = promisify(execFile);
   let t: TestApp;
   let url: string;
   beforeAll(async () => {
@@ -113,13 +112,6 @@ describe('npm run admin', () => {
   afterAll(async () => {
     await t?.close();
   });
-
-  /** Runs `tsx scripts/admin.ts ...args` with `env`; resolves with its exit code and output. */
-  const admin = (args: string[], env: Record<string, string>) =>
-    exec(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'scripts/admin.ts'), ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } }).then(
-      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-      (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-    );
 
   it('`statements --year` queues through the running server and says how many; a wrong token or a bad year exits non-zero', async () => {
     const ok = await admin(['statements', '--year', String(LAST_YEAR)], { ADMIN_TOKEN, ADMIN_URL: url });
@@ -136,5 +128,30 @@ describe('npm run admin', () => {
 
     const noYear = await admin(['statements'], { ADMIN_TOKEN, ADMIN_URL: url });
     expect(noYear.code).toBe(2);
+  }, 60_000);
+
+  it('`refund <id> [--amount]` refunds through the running server and says what; a repeat with the printed key refunds nothing more; refusals exit non-zero', async () => {
+    const given = await t.postDonation(validSubmission({ amount: 25 }));
+    const transactionId = given.json<{ data: { transactionId: string } }>().data.transactionId;
+    const [donation] = await t.db.select({ id: donations.id }).from(donations).where(eq(donations.gatewayTransactionId, transactionId));
+    const id = donation?.id ?? '';
+    const env = { ADMIN_TOKEN, ADMIN_URL: url };
+
+    const part = await admin(['refund', id, '--amount', '10.50'], env);
+    expect(part).toMatchObject({ code: 0, stderr: '' });
+    expect(part.stdout).toMatch(/Refunded \$10\.50 \(gateway refund re_test_\w+\): \$10\.50 of the donation's \$25\.00 refunded so far\./);
+    const key = /Idempotency-Key (\S+)/.exec(part.stdout)?.[1] ?? '';
+    const again = await admin(['refund', id, '--amount', '10.50', '--idempotency-key', key], env);
+    expect(again.code).toBe(0);
+    expect((await t.db.select().from(donations).where(eq(donations.id, id)))[0]?.refundedCents).toBe(1050);
+
+    const rest = await admin(['refund', id], env);
+    expect(rest.stdout).toContain('Refunded $14.50');
+    expect(rest.stdout).toContain('the donation of $25.00 is refunded in full.');
+    const refused = await admin(['refund', id], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refunded in full already');
+    expect((await admin(['refund', id, '--amount', '1.005'], env)).code).toBe(2);
+    expect((await admin(['refund'], env)).code).toBe(2);
   }, 60_000);
 });

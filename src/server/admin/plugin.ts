@@ -1,13 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ApiErrorSchema } from '../../shared/api';
 import type { Database } from '../db/client';
 import { apiError, INVALID_INPUT_MESSAGE } from '../errors';
+import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import { lastCompletedYear, queueYearEndStatements } from '../receipts/statements';
+import type { PaymentGateway } from '../payments/gateway';
 import { requireAdminToken } from './auth';
+import { exportRoutes } from './export-routes';
 import { ADMIN_STATEMENTS_RUN_PATH } from './paths';
+import { refundRoute } from './refund-route';
 
 /**
  * Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): authenticated by ADMIN_TOKEN (see
@@ -28,27 +31,34 @@ export interface AdminOptions {
   adminToken: string | undefined;
   /** The injected clock (DESIGN.md, "Time"): which years are over. */
   clock: Clock;
+  /** The gateway refunds go through (issue #14), within GATEWAY_TIMEOUT_MS. */
+  gateway: PaymentGateway;
 }
 
 /** 400 when statements are asked for a year not over yet: its donors would get a partial statement, and none in January. */
 export const YEAR_NOT_OVER_MESSAGE = 'Statements can be sent only for a year that is over.';
 
 /** The admin routes, each behind requireAdminToken (an onRequest hook of this encapsulated plugin). */
-const adminRoutes: FastifyPluginAsyncZod<AdminOptions> = async (app, { db, adminToken, clock }) => {
+const adminRoutes: FastifyPluginAsyncZod<AdminOptions> = async (app, { db, adminToken, clock, gateway }) => {
   app.addHook('onRequest', requireAdminToken(adminToken));
+  // GET /api/admin/donations.csv (issue #14, Export): a child plugin, so the token hook above guards it too.
+  await app.register(exportRoutes, { db });
+  // POST /api/admin/donations/:id/refund (issue #14): a refund through the gateway, recorded in the ledger.
+  await app.register(refundRoute, { db, gateway });
 
   /**
    * POST /api/admin/statements/run `{year}`: queues the year-end statement of `year` for every donor with a gift of
    * that year not refunded, once per (donor, year) whoever asks and however often (see queueYearEndStatements), and
    * answers 200 `{queued}`, the number queued by this run. 400 a year not over yet (at the clock's now, UTC) or a bad
-   * body; 401 no or wrong token; 404 ADMIN_TOKEN unset. The relay sends them within seconds.
+   * body; 401 no or wrong token; 404 ADMIN_TOKEN unset; 413; 415; 500. The relay sends them within seconds.
    */
   app.post(
     ADMIN_STATEMENTS_RUN_PATH,
     {
       schema: {
+        summary: "Queue the year-end statements of a year that is over",
         body: StatementsRunRequestSchema,
-        response: { 200: StatementsRunAnswerSchema, 400: ApiErrorSchema, 401: ApiErrorSchema, 404: ApiErrorSchema, 500: ApiErrorSchema },
+        response: { 200: StatementsRunAnswerSchema, ...errorAnswers(...ADMIN_ERRORS, ...MACHINE_WRITE_ERRORS) },
       },
     },
     async (request, reply) => {

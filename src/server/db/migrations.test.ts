@@ -1,6 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { MIGRATIONS_FOLDER } from './client';
@@ -47,6 +51,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0005_payment_intents_refunds_disputes': '7a1ab9a7a7076bf6bc1c5abd2d2779e31151ee1b8130405f38aa481d68ad1778',
   '0006_recurring_plans': '4730ffa742967010918e95fe48788afe8ed6f1d55a98a6959aaf25d02abcd958',
   '0007_card_expiring_reminders': '068e0914e8d1e200683066a689a32d2f1369649e49bfdca884cb72a87fe1781f',
+  '0008_operations_refunds_audit_digest': '24201158de1e7678bcb69fb3483be79006b5816b579b955a5a859feeeb9c5b93',
 };
 
 describe('migrations from an empty database', () => {
@@ -76,7 +81,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
@@ -235,6 +240,50 @@ describe('the recurring plan state machine, enforced by the database (migration 
   it('refuses a plan written other than active', async () => {
     for (const status of ['past_due', 'paused', 'cancelled'] as const) {
       await expect(insertPlan(status)).rejects.toMatchObject({ cause: { code: '23514', message: expect.stringMatching(/a new plan is active/) } });
+    }
+  });
+});
+
+describe('migration 0008 on a database that holds gifts already', () => {
+  /** The migrations folder as it was with the journal's entries up to `lastIdx`, in a temporary folder. */
+  async function migrationsUpTo(lastIdx: number): Promise<string> {
+    const folder = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+    await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+    const journalFile = path.join(folder, 'meta', '_journal.json');
+    const content = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ idx: number }> };
+    await writeFile(journalFile, JSON.stringify({ ...content, entries: content.entries.filter((entry) => entry.idx <= lastIdx) }));
+    return folder;
+  }
+
+  it('counts a gift refunded before it as refunded in full (refunded_cents), and nothing refunded of the others', async () => {
+    const before0008 = await migrationsUpTo(7);
+    // NOTE: an embedded database on either run: the test needs one migrated only part of the way.
+    const client = new PGlite();
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before0008 });
+      const insert = async (status: 'succeeded' | 'refunded') => {
+        const {
+          rows: [row],
+        } = await client.query<{ id: string }>(
+          `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
+           VALUES (4000, 'one-time', 'research-science', 'Ana Reef', 'ana@example.org', 'visa', '4242', 'stripe', false) RETURNING id`,
+        );
+        const id = row?.id ?? '';
+        await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = $2 WHERE id = $1`, [id, `ch_${id}`]);
+        if (status === 'refunded') await client.query(`UPDATE donations SET status = 'refunded' WHERE id = $1`, [id]);
+        return id;
+      };
+      const refundedId = await insert('refunded');
+      const keptId = await insert('succeeded');
+
+      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+
+      const { rows: after } = await client.query<{ id: string; refunded_cents: number }>(`SELECT id, refunded_cents FROM donations`);
+      expect(Object.fromEntries(after.map((row) => [row.id, row.refunded_cents]))).toEqual({ [refundedId]: 4000, [keptId]: 0 });
+    } finally {
+      await client.close();
+      await rm(before0008, { recursive: true, force: true });
     }
   });
 });

@@ -75,6 +75,11 @@ export const donations = pgTable(
     paymentIntentId: text('payment_intent_id').unique(),
     /** Stripe's dispute status (`needs_response`, `won`, `lost`...) once the donor disputed the charge (issue #11). */
     disputeStatus: text('dispute_status'),
+    /**
+     * Cents refunded so far (issue #14: an operator's refund, all or part; migration 0008). A full refund also moves
+     * the status to `refunded`; a partial one leaves the gift `succeeded` for `amount_cents - refunded_cents`.
+     */
+    refundedCents: integer('refunded_cents').notNull().default(0),
     declineCode: text('decline_code'),
     isTestPayment: boolean('is_test_payment').notNull(),
     /**
@@ -101,6 +106,7 @@ export const donations = pgTable(
     ),
     check('donations_status_check', sql`${table.status} IN (${sqlList(DONATION_STATUSES)})`),
     check('donations_amount_cents_check', sql`${table.amountCents} > 0`),
+    check('donations_refunded_cents_check', sql`${table.refundedCents} BETWEEN 0 AND ${table.amountCents}`),
     check('donations_frequency_check', sql`${table.frequency} IN (${sqlList(FREQUENCIES)})`),
     check('donations_cause_check', sql`${table.cause} IN (${sqlList(CAUSES)})`),
     check('donations_card_brand_check', sql`${table.cardBrand} IN (${sqlList(CARD_BRANDS)})`),
@@ -239,8 +245,16 @@ export type RecurringMailKind = (typeof RECURRING_MAIL_KINDS)[number];
 /** The {@link RECURRING_MAIL_KINDS} about one plan; `manage_links` lists every plan of an address. */
 const PLAN_MAIL_KINDS = RECURRING_MAIL_KINDS.filter((kind) => kind !== 'manage_links');
 
-/** Every kind of e-mail: {@link RECEIPT_MAIL_KINDS} and {@link RECURRING_MAIL_KINDS}. */
-export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS] as const;
+/**
+ * E-mail of operations (issue #14; migration 0008): the notice of a partial refund an operator made (one per refund,
+ * naming it by `refund_id`), and the staff's daily digest (one per staff address and day, naming it by `digest_date`).
+ */
+export const OPERATIONS_MAIL_KINDS = ['partial_refund', 'staff_digest'] as const;
+/** One of {@link OPERATIONS_MAIL_KINDS}. */
+export type OperationsMailKind = (typeof OPERATIONS_MAIL_KINDS)[number];
+
+/** Every kind of e-mail: {@link RECEIPT_MAIL_KINDS}, {@link RECURRING_MAIL_KINDS} and {@link OPERATIONS_MAIL_KINDS}. */
+export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS] as const;
 /** One of {@link MAIL_KINDS}. */
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -269,6 +283,10 @@ export const mailOutbox = pgTable(
     statementYear: integer('statement_year'),
     /** The recurring plan a message of {@link RECURRING_MAIL_KINDS} is about (issue #13); NULL for `manage_links`, which lists them all. */
     recurringPlanId: uuid('recurring_plan_id').references((): AnyPgColumn => recurringPlans.id),
+    /** The refund a `partial_refund` notice reports (issue #14). */
+    refundId: uuid('refund_id').references((): AnyPgColumn => donationRefunds.id),
+    /** The calendar day (in the staff's TZ) a `staff_digest` summarises (issue #14). */
+    digestDate: date('digest_date', { mode: 'string' }),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -290,6 +308,10 @@ export const mailOutbox = pgTable(
     check(
       'mail_outbox_recurring_plan_check',
       sql`${table.kind} NOT IN (${sqlList(PLAN_MAIL_KINDS)}) OR ${table.recurringPlanId} IS NOT NULL`,
+    ),
+    check(
+      'mail_outbox_operations_check',
+      sql`(${table.kind} <> 'partial_refund' OR ${table.refundId} IS NOT NULL) AND (${table.kind} <> 'staff_digest' OR ${table.digestDate} IS NOT NULL)`,
     ),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
   ],
@@ -390,3 +412,52 @@ export const recurringPlans = pgTable(
 export type RecurringPlanRow = typeof recurringPlans.$inferSelect;
 /** A recurring plan row as Drizzle inserts it. */
 export type NewRecurringPlanRow = typeof recurringPlans.$inferInsert;
+
+/**
+ * One row per refund an operator made through `POST /api/admin/donations/:id/refund` (issue #14; migration 0008): how
+ * much (cents) of which donation, under which gateway refund (`re_...`), asked under which idempotency key. A repeat
+ * with the same key finds this row and refunds nothing more; the sum of a donation's rows is its `refunded_cents`.
+ */
+export const donationRefunds = pgTable(
+  'donation_refunds',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    donationId: uuid('donation_id')
+      .notNull()
+      .references(() => donations.id),
+    amountCents: integer('amount_cents').notNull(),
+    gateway: text('gateway').notNull(),
+    gatewayRefundId: text('gateway_refund_id').notNull().unique(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('donation_refunds_amount_cents_check', sql`${table.amountCents} > 0`),
+    index('donation_refunds_donation_id_idx').on(table.donationId),
+  ],
+);
+
+/** A refund row as Drizzle reads it. */
+export type DonationRefundRow = typeof donationRefunds.$inferSelect;
+
+/**
+ * The audit trail of operator actions (issue #14: "Every admin request is recorded in an audit table (action, target,
+ * time, request id) and logged"; migration 0008): one row per request to an admin route, whatever its answer.
+ * `action` is the route (`POST /api/admin/donations/:id/refund`), `target` what it acted on (a donation id, a year,
+ * an export's range), `status_code` the answer. Never the token, never a donor's details.
+ */
+export const adminAuditLog = pgTable(
+  'admin_audit_log',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    action: text('action').notNull(),
+    target: text('target'),
+    requestId: text('request_id').notNull(),
+    statusCode: integer('status_code').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('admin_audit_log_created_at_idx').on(table.createdAt)],
+);
+
+/** An audit row as Drizzle reads it. */
+export type AdminAuditRow = typeof adminAuditLog.$inferSelect;

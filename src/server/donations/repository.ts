@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, countDistinct, eq, getTableColumns, inArray, isNull, lt, sql, sum, type SQL } from 'drizzle-orm';
+import { and, asc, count, countDistinct, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import { CAUSES, type Cause } from '../../shared/causes';
 import { FREQUENCIES, type Frequency } from '../../shared/frequencies';
@@ -294,15 +294,19 @@ export interface DonationStatsCents extends DonationTotalsCents {
   byFrequency: Array<{ frequency: Frequency } & DonationTotalsCents>;
 }
 
+/** What a gift counts for, in SQL: its cents less what was refunded of it (issue #14; receipt-view's keptAmountCents in JS). */
+export const keptCentsSql = sql`${donations.amountCents} - ${donations.refundedCents}`;
+
 // NOTE: SUM and COUNT return bigint (and SUM numeric for bigint input), which drivers hand back as strings;
-// the amounts fit in a double exactly (below 2^53 cents), so Number() is lossless here.
-const totalCents = sql<number>`coalesce(${sum(donations.amountCents)}, 0)`.mapWith(Number);
+// the amounts fit in a double exactly (below 2^53 cents), so Number() is lossless here. A partly refunded gift counts
+// for what was kept.
+const totalCents = sql<number>`coalesce(sum(${keptCentsSql}), 0)`.mapWith(Number);
 const donationCount = count().mapWith(Number);
 const succeeded = eq(donations.status, 'succeeded');
 
 /**
- * Totals over succeeded donations only (issue #2), summed in SQL in integer cents:
- * the total, the number of donations, the number of distinct donors (e-mail addresses compared
+ * Totals over succeeded donations only (issue #2), summed in SQL in integer cents (less what was refunded of a partly
+ * refunded gift; issue #14): the total, the number of donations, the number of distinct donors (e-mail addresses compared
  * case-insensitively: `count(distinct lower(donor_email))`), and totals per cause and per frequency.
  * `byCause` and `byFrequency` list only the causes and frequencies that have at least one succeeded
  * donation, in the display order of the shared CAUSES and FREQUENCIES.

@@ -21,6 +21,10 @@ export interface OutboxMessage {
   statementYear?: number;
   /** The recurring plan a plan's message is about (issue #13). */
   recurringPlanId?: string;
+  /** The refund a `partial_refund` notice reports (issue #14). */
+  refundId?: string;
+  /** The day (in the staff's TZ, `YYYY-MM-DD`) a `staff_digest` summarises (issue #14). */
+  digestDate?: string;
 }
 
 /**
@@ -37,6 +41,8 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
       donationId: message.donationId ?? null,
       statementYear: message.statementYear ?? null,
       recurringPlanId: message.recurringPlanId ?? null,
+      refundId: message.refundId ?? null,
+      digestDate: message.digestDate ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });

@@ -1,16 +1,23 @@
-import { render } from '@react-email/components';
-import type { ReactElement } from 'react';
 import type { OrganizationProfile } from '../config';
 import type { Database } from '../db/client';
 import type { MailOutboxRow } from '../db/schema';
 import type { Clock } from '../mail/clock';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
-import { ReceiptEmail, ReceiptLinksEmail, ReceiptVoidEmail, YearEndStatementEmail, type EmailContext, type ListedReceipt } from './emails/receipt-email';
+import {
+  PartialRefundEmail,
+  ReceiptEmail,
+  ReceiptLinksEmail,
+  ReceiptVoidEmail,
+  YearEndStatementEmail,
+  type EmailContext,
+  type ListedReceipt,
+} from './emails/receipt-email';
 import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import { formatAmountCents, type RecurringReceiptNoteOf } from './receipt-view';
-import { findReceiptByDonationId, listReceiptsByEmail, type ReceiptDetails } from './repository';
+import { findReceiptByDonationId, findRefundNoticeDetails, listReceiptsByEmail, type ReceiptDetails } from './repository';
+import { renderEmailParts } from '../mail/render-email';
 
 /** What the composer needs: the database, the organisation, the site's public URL, the link signer and the clock. */
 export interface ReceiptComposerDeps {
@@ -24,15 +31,10 @@ export interface ReceiptComposerDeps {
   recurringNoteOf?: RecurringReceiptNoteOf;
 }
 
-/** The HTML part and the plain-text part of one React e-mail, both rendered from the same tree (issue #12). */
-async function renderParts(element: ReactElement): Promise<{ html: string; text: string }> {
-  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
-  return { html, text };
-}
-
 /**
  * The composer of every outbox kind (the relay's `compose`): renders the message from the rows it names, when it
- * is sent. A receipt gets its PDF attached (`receipt-<number>.pdf`). Rejects with PermanentComposeError when the
+ * is sent. A receipt gets its PDF attached (`receipt-<number>.pdf`); a partial refund's notice (issue #14) names the
+ * refund and links the receipt's PDF, which states the refund. Rejects with PermanentComposeError when the
  * message can never be rendered (no receipt for its donation; nothing to list), so the relay stops retrying it.
  */
 export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
@@ -42,8 +44,8 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
   };
   const pdfUrlOf = (receipt: ReceiptDetails) => receiptPdfUrl(deps.publicUrl, deps.links.sign(receipt.transactionId, deps.clock.now()));
   const listed = (receipts: ReceiptDetails[]): ListedReceipt[] => receipts.map((receipt) => ({ receipt, pdfUrl: pdfUrlOf(receipt) }));
-  const receiptOf = async (row: MailOutboxRow) => {
-    const receipt = row.donationId ? await findReceiptByDonationId(deps.db, row.donationId) : undefined;
+  const receiptOf = async (row: MailOutboxRow, donationId = row.donationId) => {
+    const receipt = donationId ? await findReceiptByDonationId(deps.db, donationId) : undefined;
     if (!receipt) throw new PermanentComposeError(`Outbox message ${row.id} names no receipt`);
     return receipt;
   };
@@ -55,7 +57,7 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         const pdfUrl = pdfUrlOf(receipt);
         const recurring = await deps.recurringNoteOf?.(receipt.donationId);
         const [parts, pdf] = await Promise.all([
-          renderParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={context} recurring={recurring} />),
+          renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={context} recurring={recurring} />),
           renderReceiptPdf({ ...receipt, ...recurring }, { organization: deps.organization, pdfUrl }),
         ]);
         return {
@@ -70,7 +72,17 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         return {
           to: row.recipient,
           subject: `Receipt ${receipt.number} is void`,
-          ...(await renderParts(<ReceiptVoidEmail receipt={receipt} context={context} />)),
+          ...(await renderEmailParts(<ReceiptVoidEmail receipt={receipt} context={context} />)),
+        };
+      }
+      case 'partial_refund': {
+        const refund = row.refundId ? await findRefundNoticeDetails(deps.db, row.refundId) : undefined;
+        if (!refund) throw new PermanentComposeError(`Outbox message ${row.id} names no refund`);
+        const receipt = await receiptOf(row, refund.donationId);
+        return {
+          to: row.recipient,
+          subject: `Refund of ${formatAmountCents(refund.amountCents, receipt.currency)}: receipt ${receipt.number} corrected`,
+          ...(await renderEmailParts(<PartialRefundEmail receipt={receipt} refund={refund} pdfUrl={pdfUrlOf(receipt)} context={context} />)),
         };
       }
       case 'receipt_links': {
@@ -79,7 +91,7 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         return {
           to: row.recipient,
           subject: `Your donation receipts from ${deps.organization.legalName}`,
-          ...(await renderParts(<ReceiptLinksEmail receipts={listed(receipts)} context={context} />)),
+          ...(await renderEmailParts(<ReceiptLinksEmail receipts={listed(receipts)} context={context} />)),
         };
       }
       case 'year_end_statement': {
@@ -89,7 +101,7 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         return {
           to: row.recipient,
           subject: `Your ${year} donations to ${deps.organization.legalName}`,
-          ...(await renderParts(<YearEndStatementEmail year={year} receipts={listed(receipts)} context={context} />)),
+          ...(await renderEmailParts(<YearEndStatementEmail year={year} receipts={listed(receipts)} context={context} />)),
         };
       }
       default:

@@ -27,6 +27,15 @@ export function formatReceiptDate(instant: Date): string {
   return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(instant);
 }
 
+/**
+ * What a receipt stands for, in cents: the gift's amount less what was refunded of it (issue #14; decision 0058). A
+ * charity may not leave a receipt for more than it kept: after a partial refund the receipt states both, and year-end
+ * statements count this amount.
+ */
+export function keptAmountCents(receipt: Pick<ReceiptDetails, 'amountCents' | 'refundedCents'>): number {
+  return receipt.amountCents - receipt.refundedCents;
+}
+
 /** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown. */
 function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | 'cardLast4'>): string {
   if (!cardBrand || !cardLast4) return 'Card';
@@ -34,14 +43,22 @@ function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | '
 }
 
 /**
- * The lines of a receipt: number, date, amount and currency, frequency, cause, donor (their name even for an
- * anonymous gift: the receipt is private), card brand and last 4, transaction id; and a recurring gift's next charge.
+ * The lines of a receipt: number, date, amount and currency (after a partial refund, also what was refunded and the
+ * gift after it; issue #14), frequency, cause, donor (their name even for an anonymous gift: the receipt is private),
+ * card brand and last 4, transaction id; and a recurring gift's next charge.
  */
 export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptNote>): ReceiptLine[] {
   return [
     { label: 'Receipt number', value: receipt.number },
     { label: 'Date', value: formatReceiptDate(receipt.issuedAt) },
     { label: 'Amount', value: formatAmountCents(receipt.amountCents, receipt.currency) },
+    // NOTE: a void receipt (all refunded) says VOID instead; a partial refund leaves the receipt valid for the rest (decision 0058).
+    ...(receipt.refundedCents > 0 && !receipt.voidedAt
+      ? [
+          { label: 'Refunded', value: formatAmountCents(receipt.refundedCents, receipt.currency) },
+          { label: 'Gift after refund', value: formatAmountCents(keptAmountCents(receipt), receipt.currency) },
+        ]
+      : []),
     { label: 'Frequency', value: FREQUENCY_LABELS[receipt.frequency] },
     { label: 'Cause', value: CAUSE_DETAILS[receipt.cause].displayName },
     { label: 'Donor', value: receipt.isAnonymous ? `${receipt.donorName} (anonymous gift)` : receipt.donorName },

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
 import type { Database } from '../db/client';
-import { donations, receiptCounters, receipts } from '../db/schema';
+import { donationRefunds, donations, receiptCounters, receipts, type DonationRefundRow } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
 
 /**
@@ -60,6 +60,40 @@ export async function voidReceipt(db: Database, donationId: string): Promise<boo
   return true;
 }
 
+/**
+ * Queues the notice of a partial refund (issue #14; decision 0058), in `db` (the refund's transaction): one message per
+ * refund, naming it (`refund_id`), to the donor's address. The receipt stays valid for the amount kept, which the
+ * notice, the receipt's PDF and the year-end statement state. Returns the message id, or undefined when queued before.
+ * NOTE: no `donation_id` on it: (kind, donation_id) is unique, and a donation can have several partial refunds.
+ */
+export async function enqueuePartialRefundNotice(db: Database, refund: Pick<DonationRefundRow, 'id' | 'donationId'>): Promise<string | undefined> {
+  const [donation] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, refund.donationId));
+  if (!donation) throw new Error(`Donation ${refund.donationId} does not exist`);
+  return enqueueMail(db, { kind: 'partial_refund', dedupeKey: `partial_refund:${refund.id}`, recipient: donation.email, refundId: refund.id });
+}
+
+/** A refund as its notice reports it: its amount and time, and what was refunded of its donation up to it (cents). */
+export interface RefundNoticeDetails {
+  donationId: string;
+  amountCents: number;
+  createdAt: Date;
+  /** Cents refunded of the donation by this refund and the ones before it (not the later ones). */
+  refundedCentsSoFar: number;
+}
+
+/** The refund `refundId` with the donation's refunds up to it (see RefundNoticeDetails); undefined when there is none. */
+export async function findRefundNoticeDetails(db: Database, refundId: string): Promise<RefundNoticeDetails | undefined> {
+  const [refund] = await db.select().from(donationRefunds).where(eq(donationRefunds.id, refundId));
+  if (!refund) return undefined;
+  // NOTE: compared with the row's own created_at in SQL: a JS Date would cut PostgreSQL's microseconds.
+  const createdAtOfRefund = db.select({ createdAt: donationRefunds.createdAt }).from(donationRefunds).where(eq(donationRefunds.id, refundId));
+  const [soFar] = await db
+    .select({ cents: sql<number>`coalesce(sum(${donationRefunds.amountCents}), 0)`.mapWith(Number) })
+    .from(donationRefunds)
+    .where(and(eq(donationRefunds.donationId, refund.donationId), lte(donationRefunds.createdAt, sql`(${createdAtOfRefund})`)));
+  return { donationId: refund.donationId, amountCents: refund.amountCents, createdAt: refund.createdAt, refundedCentsSoFar: soFar?.cents ?? refund.amountCents };
+}
+
 /** Everything a receipt shows (issue #12, "Contents"). Amount in cents. */
 export interface ReceiptDetails {
   number: string;
@@ -67,6 +101,8 @@ export interface ReceiptDetails {
   voidedAt: Date | null;
   donationId: string;
   amountCents: number;
+  /** Cents refunded so far (issue #14): more than 0 after a partial refund, the receipt then stands for the rest. */
+  refundedCents: number;
   currency: string;
   frequency: Frequency;
   cause: Cause;
@@ -86,6 +122,7 @@ const detailColumns = {
   voidedAt: receipts.voidedAt,
   donationId: donations.id,
   amountCents: donations.amountCents,
+  refundedCents: donations.refundedCents,
   currency: donations.currency,
   frequency: donations.frequency,
   cause: donations.cause,

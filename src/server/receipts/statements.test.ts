@@ -5,6 +5,7 @@ import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mailOutbox, receipts } from '../db/schema';
 import { markDonationRefunded } from '../donations/intent-ledger';
+import { recordRefund } from '../donations/refund-ledger';
 import { createPendingDonation, markDonationSucceeded } from '../donations/repository';
 import { manualClock } from '../mail/clock';
 import { memoryLog } from '../testing/payment-attempts';
@@ -109,6 +110,20 @@ describe('year-end statements', () => {
     expect(mailTo('a@example.org')[1]?.text).toMatch(new RegExp(`15 June ${YEAR - 1}: \\$99\\.00 USD`));
     // The log names years and counts, never an address.
     expect(log.lines.some((line) => /[abc]@example\.org/i.test(line))).toBe(false);
+  });
+
+  it('counts a partly refunded gift for what was kept, and says so (issue #14; decision 0058)', async () => {
+    const { id } = await gift('d@example.org', 5000);
+    await gift('d@example.org', 1000);
+    await t.db.transaction((tx) =>
+      recordRefund(tx, { donationId: id, amountCents: 1250, gateway: 'test', gatewayRefundId: `re_test_${randomUUID()}`, idempotencyKey: randomUUID() }),
+    );
+    await sendReceiptsFirst();
+    expect((await runStatements(YEAR)).json()).toEqual({ queued: 1 });
+    await t.app.mail.relayDue();
+    const [forD] = mailTo('d@example.org');
+    expect(forD?.text).toContain('$37.50 USD (after a refund of $12.50 USD)');
+    expect(forD?.text).toMatch(/Total: \$47\.50 USD/);
   });
 
   it('is sent once per donor per year: run twice, or by two processes at once, there is no second mail', async () => {

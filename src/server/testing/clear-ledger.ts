@@ -1,14 +1,15 @@
 import type { Database } from '../db/client';
-import { donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlans } from '../db/schema';
+import { donationRefunds, donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlans } from '../db/schema';
 
 /**
  * Empties the ledger's tables for a test's `beforeEach`, children before parents (the outbox and receipts
- * reference donations): mail outbox, receipts and their counters, idempotency keys, recurring plans (which
+ * reference donations, and the outbox refunds): mail outbox, refunds, receipts and their counters, idempotency keys, recurring plans (which
  * donations reference, and which reference their first donation: the links are cut first), donations.
  */
 export async function clearLedger(db: Database): Promise<void> {
   await db.update(donations).set({ recurringPlanId: null, recurringPeriod: null, recurringAttempt: null });
   await db.delete(mailOutbox);
+  await db.delete(donationRefunds);
   await db.delete(receipts);
   await db.delete(receiptCounters);
   await db.delete(idempotencyKeys);

@@ -1,8 +1,8 @@
 import { Button, Column, Heading, Link, Row, Section, Text } from '@react-email/components';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import type { OrganizationProfile } from '../../config';
-import { formatAmountCents, formatReceiptDate, receiptLines, type RecurringReceiptNote } from '../receipt-view';
-import type { ReceiptDetails } from '../repository';
+import { formatAmountCents, formatReceiptDate, keptAmountCents, receiptLines, type RecurringReceiptNote } from '../receipt-view';
+import type { ReceiptDetails, RefundNoticeDetails } from '../repository';
 import { EmailLayout } from './layout';
 
 /** What every receipt e-mail needs besides its own content. */
@@ -82,6 +82,44 @@ export function ReceiptVoidEmail({ receipt, context }: { receipt: ReceiptDetails
   );
 }
 
+/**
+ * The notice of a partial refund (issue #14; decision 0058): how much of which gift was refunded and when, and what
+ * the receipt now stands for (the gift after this refund and the ones before it), with the link to its PDF, which
+ * states it too. The receipt keeps its number; the donor uses the amount after refunds for their tax records.
+ */
+export function PartialRefundEmail({
+  receipt,
+  refund,
+  pdfUrl,
+  context,
+}: {
+  receipt: ReceiptDetails;
+  refund: RefundNoticeDetails;
+  pdfUrl: string;
+  context: EmailContext;
+}) {
+  const refunded = formatAmountCents(refund.amountCents, receipt.currency);
+  const kept = formatAmountCents(keptAmountCents({ amountCents: receipt.amountCents, refundedCents: refund.refundedCentsSoFar }), receipt.currency);
+  return (
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`${refunded} of your donation was refunded`}>
+      <Heading as="h2" style={{ fontSize: '18px' }}>
+        {refunded} of your donation was refunded
+      </Heading>
+      <Text>
+        On {formatReceiptDate(refund.createdAt)} we refunded {refunded} of your donation of {formatAmountCents(receipt.amountCents, receipt.currency)} made
+        on {formatReceiptDate(receipt.issuedAt)} (transaction {receipt.transactionId}). The refund goes back to the card you paid with.
+      </Text>
+      <Text style={{ fontWeight: 'bold' }}>
+        Receipt {receipt.number} now stands for {kept}, your gift after refunds. Please use this amount for your tax records.
+      </Text>
+      <Button href={pdfUrl} style={{ backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' }}>
+        {DOWNLOAD_RECEIPT_LABEL}
+      </Button>
+      <Text style={{ fontSize: '12px', color: '#555555' }}>The receipt's PDF shows the refund and the amount after it.</Text>
+    </EmailLayout>
+  );
+}
+
 /** One donation of a list: its receipt and the link to its PDF. */
 export interface ListedReceipt {
   receipt: ReceiptDetails;
@@ -100,7 +138,8 @@ export function ReceiptLinksEmail({ receipts, context }: { receipts: ListedRecei
         {receipts.map(({ receipt, pdfUrl }) => (
           <Text key={receipt.number} style={{ margin: '4px 0' }}>
             {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(receipt.amountCents, receipt.currency)}
-            {receipt.voidedAt ? ' (refunded, void)' : ''} · <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
+            {receipt.voidedAt ? ' (refunded, void)' : receipt.refundedCents > 0 ? ` (${formatAmountCents(receipt.refundedCents, receipt.currency)} refunded)` : ''} ·{' '}
+            <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
           </Text>
         ))}
       </Section>
@@ -109,11 +148,14 @@ export function ReceiptLinksEmail({ receipts, context }: { receipts: ListedRecei
   );
 }
 
-/** A year-end statement (issue #12): each date and amount of `year` (refunded gifts left out) and the total. */
+/**
+ * A year-end statement (issue #12): each date and amount of `year` (refunded gifts left out) and the total. A partly
+ * refunded gift counts for what was kept (issue #14; decision 0058).
+ */
 export function YearEndStatementEmail({ year, receipts, context }: { year: number; receipts: ListedReceipt[]; context: EmailContext }) {
   const currencies = new Set(receipts.map(({ receipt }) => receipt.currency));
   const [currency] = currencies;
-  const totalCents = receipts.reduce((sum, { receipt }) => sum + receipt.amountCents, 0);
+  const totalCents = receipts.reduce((sum, { receipt }) => sum + keptAmountCents(receipt), 0);
   return (
     <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`Your donations in ${year}`}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
@@ -122,7 +164,8 @@ export function YearEndStatementEmail({ year, receipts, context }: { year: numbe
       <Section>
         {receipts.map(({ receipt, pdfUrl }) => (
           <Text key={receipt.number} style={{ margin: '4px 0' }}>
-            {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(receipt.amountCents, receipt.currency)} ·{' '}
+            {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(keptAmountCents(receipt), receipt.currency)}
+            {receipt.refundedCents > 0 ? ` (after a refund of ${formatAmountCents(receipt.refundedCents, receipt.currency)})` : ''} ·{' '}
             <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
           </Text>
         ))}
