@@ -96,6 +96,12 @@ describe('loadConfig', () => {
     );
   });
 
+  it('links to the site on its own PORT when PUBLIC_URL is unset', () => {
+    const config = loadConfig({ PORT: '3300' });
+    expect(config.site.publicUrl).toBe('http://localhost:3300');
+    expect(config.mail.from).toBe('Belize Barrier Reef Donations <receipts@localhost>');
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' })).toMatchObject({ port: 3000, databaseUrl: undefined });
   });

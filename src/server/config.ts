@@ -382,10 +382,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 
   const stripe = vars.PAYMENT_GATEWAY === 'stripe' ? stripeSettings(vars, isProduction) : undefined;
   const dataDir = vars.DATA_DIR ?? './data';
-  const publicUrl = vars.PUBLIC_URL ?? DEFAULT_SITE_CONFIG.publicUrl;
+  const port = vars.PORT ?? 3000;
+  // NOTE: unset, the site's own address on this machine, on the PORT it listens on (links in e-mails must open it).
+  const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${port}`;
   return {
     isProduction,
-    port: vars.PORT ?? 3000,
+    port,
     host: vars.HOST ?? '0.0.0.0',
     dataDir: dataDir === IN_MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
     databaseUrl: vars.DATABASE_URL,

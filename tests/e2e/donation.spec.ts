@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DonationStats } from '../../src/shared/api';
 import { DEFAULT_SITE_CONFIG } from '../../src/shared/site-config';
-import { E2E_DATA_DIR, E2E_LOG_FILE } from './e2e-env';
+import { E2E_DATA_DIR, E2E_LOG_FILE, E2E_PORT } from './e2e-env';
 import { chooseDonation, field, expect, fillDonorForm, TEST_CARDS, test } from './fixtures';
 
 /** Every file below a folder, as raw bytes read as latin1 so any byte sequence can be searched. */
@@ -37,7 +37,8 @@ test.describe('giving', () => {
     );
     await expect(page.getByRole('link', { name: 'Learn More About Our Work' })).toHaveAttribute('target', '_blank');
     await expect(page.getByRole('link', { name: 'Learn More About Our Work' })).toHaveAttribute('rel', 'noopener noreferrer');
-    const shared = encodeURIComponent(DEFAULT_SITE_CONFIG.publicUrl);
+    // PUBLIC_URL is unset on the e2e server: the site's own address on its PORT.
+    const shared = encodeURIComponent(`http://localhost:${E2E_PORT}`);
     await expect(page.getByRole('link', { name: 'Facebook' })).toHaveAttribute('href', new RegExp(`facebook\\.com/sharer/sharer\\.php\\?u=${shared.replace(/[.]/g, '\\.')}`));
     await expect(page.getByRole('link', { name: 'Tweet' })).toHaveAttribute('href', /intent\/tweet\?/);
     await expect(page.getByRole('link', { name: 'Email' })).toHaveAttribute('href', /^mailto:\?subject=/);
