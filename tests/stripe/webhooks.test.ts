@@ -1,10 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { eq, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../src/shared/api';
-import { donations, mailOutbox, receipts, webhookEvents } from '../../src/server/db/schema';
+import { gatewayRefundKey, refundDonation } from '../../src/server/admin/refund';
+import { donationRefunds, donations, mailOutbox, receipts, webhookEvents } from '../../src/server/db/schema';
 import { CARD_DATA_REFUSED_MESSAGE } from '../../src/server/errors';
-import { INVALID_SIGNATURE_MESSAGE } from '../../src/server/payments/stripe/webhook-route';
+import { HANDLED_STRIPE_EVENTS, INVALID_SIGNATURE_MESSAGE } from '../../src/server/payments/stripe/webhook-route';
 import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 import { confirmInBrowser, useStripeModeApp } from './stripe-mode';
@@ -184,5 +186,82 @@ describe('POST /api/webhooks/stripe', () => {
     standIn.closeDispute(dispute.id, 'won');
     await deliver(eventOf('charge.dispute.closed', paymentIntentId));
     expect(await donationOf(paymentIntentId)).toMatchObject({ status: 'succeeded', disputeStatus: 'won' });
+  });
+});
+
+describe("refunds made in Stripe's Dashboard (refund.created; issue #14, decision 0058)", () => {
+  /** A paid $50 gift, recorded succeeded by its webhook; resolves with its intent, charge and donation ids. */
+  async function paidGift() {
+    const paymentIntentId = await payInBrowser('4242424242424242', validSubmission({ amount: 50 }));
+    await deliver(eventOf('payment_intent.succeeded', paymentIntentId));
+    const donation = await donationOf(paymentIntentId);
+    if (!donation) throw new Error('The gift was not recorded');
+    return { paymentIntentId, chargeId: chargeOf(paymentIntentId), donationId: donation.id };
+  }
+  const refundRowsOf = (donationId: string) => t.db.select().from(donationRefunds).where(eq(donationRefunds.donationId, donationId));
+  /** The kinds of the mail about `donationId`: its receipt, void notice, and the notices of its partial refunds. */
+  async function mailKindsOf(donationId: string): Promise<string[]> {
+    const refundIds = (await refundRowsOf(donationId)).map((row) => row.id);
+    const mail = await t.db.select({ kind: mailOutbox.kind, donationId: mailOutbox.donationId, refundId: mailOutbox.refundId }).from(mailOutbox);
+    return mail
+      .filter((message) => message.donationId === donationId || (message.refundId !== null && refundIds.includes(message.refundId)))
+      .map((message) => message.kind)
+      .sort();
+  }
+
+  it('a partial refund is recorded once, however often delivered: the gift counts for the rest and the donor is told', async () => {
+    const gift = await paidGift();
+    const made = await app.stripe.refunds.create({ charge: gift.chargeId, amount: 1250 });
+    const created = eventOf('refund.created', gift.paymentIntentId);
+    expect((await Promise.all([deliver(created), deliver(created)])).map((answer) => answer.statusCode)).toEqual([200, 200]);
+    expect((await deliver(eventOf('charge.refunded', gift.paymentIntentId))).statusCode).toBe(200);
+
+    expect(await donationOf(gift.paymentIntentId)).toMatchObject({ status: 'succeeded', amountCents: 5000, refundedCents: 1250 });
+    expect(await refundRowsOf(gift.donationId)).toEqual([
+      expect.objectContaining({ gatewayRefundId: made.id, amountCents: 1250, gateway: 'stripe', idempotencyKey: `stripe-refund-${made.id}` }),
+    ]);
+    expect(await mailKindsOf(gift.donationId)).toEqual(['partial_refund', 'receipt']);
+    expect((await t.app.inject({ method: 'GET', url: API_PATHS.donationStats })).json()).toMatchObject({ totalRaised: 37.5, donationCount: 1 });
+  });
+
+  it('the rest refunded too: the gift is refunded once with one void notice, whichever of refund.created and charge.refunded comes first', async () => {
+    for (const order of [['refund.created', 'charge.refunded'], ['charge.refunded', 'refund.created']] as const) {
+      const gift = await paidGift();
+      await app.stripe.refunds.create({ charge: gift.chargeId, amount: 1000 });
+      await deliver(eventOf('refund.created', gift.paymentIntentId));
+      await app.stripe.refunds.create({ charge: gift.chargeId });
+      for (const type of order) expect((await deliver(eventOf(type, gift.paymentIntentId))).statusCode).toBe(200);
+
+      expect(await donationOf(gift.paymentIntentId), order.join(' then ')).toMatchObject({ status: 'refunded', refundedCents: 5000 });
+      expect(await mailKindsOf(gift.donationId), order.join(' then ')).toEqual(['partial_refund', 'receipt', 'receipt_void']);
+    }
+  });
+
+  it("the operator's own refund is not recorded a second time by its refund.created, nor when a retry meets the webhook's record", async () => {
+    const gift = await paidGift();
+    const asked = { donationId: gift.donationId, amountCents: 500, idempotencyKey: 'operator-key-1' };
+    expect(await refundDonation({ db: t.db, gateway: t.gateway }, asked)).toMatchObject({ kind: 'refunded', replayed: false });
+    await deliver(eventOf('refund.created', gift.paymentIntentId));
+    expect(await refundRowsOf(gift.donationId)).toHaveLength(1);
+
+    // A second refund whose answer the route never got (503): Stripe made it, and its webhook recorded it first.
+    const retried = { ...asked, amountCents: 700, idempotencyKey: 'operator-key-2' };
+    await t.gateway.refund({ transactionId: gift.chargeId, amountCents: 700, idempotencyKey: gatewayRefundKey(gift.donationId, retried.idempotencyKey, 700) });
+    await deliver(eventOf('refund.created', gift.paymentIntentId));
+    expect(await refundDonation({ db: t.db, gateway: t.gateway }, retried)).toMatchObject({ kind: 'refunded', replayed: true, refund: { amountCents: 700 } });
+
+    expect((await refundRowsOf(gift.donationId)).map((row) => row.amountCents).sort()).toEqual([500, 700]);
+    expect(await donationOf(gift.paymentIntentId)).toMatchObject({ status: 'succeeded', refundedCents: 1200 });
+    expect(await mailKindsOf(gift.donationId)).toEqual(['partial_refund', 'partial_refund', 'receipt']);
+    expect(standIn.refunds.filter((made) => made.charge === gift.chargeId)).toHaveLength(2);
+  });
+});
+
+describe('the events an operator subscribes the endpoint to', () => {
+  it("are the ones the webhook handles, as the README's 'Going live with Stripe' lists them", async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const step = readme.slice(readme.indexOf('create a webhook endpoint'), readme.indexOf('Take its signing secret.'));
+    const listed = new Set([...step.matchAll(/`([a-z_]+(?:\.[a-z_]+)+)`/g)].map((match) => match[1]));
+    expect([...listed].sort()).toEqual([...HANDLED_STRIPE_EVENTS].sort());
   });
 });

@@ -13,6 +13,7 @@ import {
 import { logConfirmedRenewal } from '../recurring/awaiting-payment';
 import { recordConfirmedRenewal } from '../recurring/confirmed-renewal';
 import { markSucceededAndStartPlan } from '../recurring/first-payment';
+import { recordReportedRefund } from './refund-ledger';
 import { DonationTransitionError, markDonationFailed } from './repository';
 
 /**
@@ -25,6 +26,7 @@ export type PaymentEvent =
   | { kind: 'payment_processing'; paymentIntentId: string }
   | { kind: 'payment_canceled'; paymentIntentId: string }
   | { kind: 'charge_refunded'; paymentIntentId: string; transactionId: string; fullyRefunded: boolean; amountRefundedCents: number }
+  | { kind: 'refund_created'; paymentIntentId: string; gatewayRefundId: string; amountCents: number; refundStatus: string }
   | { kind: 'dispute_opened'; paymentIntentId: string; transactionId: string; disputeStatus: string }
   | { kind: 'dispute_closed'; paymentIntentId: string; disputeStatus: string }
   | { kind: 'ignored' };
@@ -89,8 +91,14 @@ async function effect(
     case 'payment_canceled':
       return forwardOnly(() => markDonationFailed(tx, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE)));
     case 'charge_refunded':
-      // NOTE: a partial refund leaves the gift standing; the operator's refund route records those (issue #14).
+      // NOTE: a partial refund is recorded by its own event, refund_created (the operator's route records its own too).
       return event.fullyRefunded ? markDonationRefunded(tx, donation.id, event.transactionId) : false;
+    case 'refund_created': {
+      // NOTE: a refund that failed or was canceled gave nothing back (Stripe's refund statuses).
+      if (event.refundStatus === 'failed' || event.refundStatus === 'canceled') return false;
+      const refund = { donationId: donation.id, amountCents: event.amountCents, gateway, gatewayRefundId: event.gatewayRefundId };
+      return (await recordReportedRefund(tx, refund)) === 'recorded';
+    }
     case 'dispute_opened':
       return markDonationDisputed(tx, donation.id, event.transactionId, event.disputeStatus);
     case 'dispute_closed':

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { keptAmountCents } from '../receipts/receipt-view';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, type DonationRefundRow } from '../db/schema';
 import { enqueuePartialRefundNotice } from '../receipts/repository';
@@ -17,7 +18,7 @@ export interface RefundToRecord {
   gateway: string;
   /** The gateway's refund id (`re_...`). */
   gatewayRefundId: string;
-  /** The operator's Idempotency-Key the refund was asked with. */
+  /** The operator's Idempotency-Key the refund was asked with ({@link reportedRefundKey} for a refund the gateway reported). */
   idempotencyKey: string;
 }
 
@@ -44,4 +45,45 @@ export async function recordRefund(tx: Database, refund: RefundToRecord): Promis
     await enqueuePartialRefundNotice(tx, row);
   }
   return row;
+}
+
+/** A refund the gateway reported by itself (Stripe's `refund.created`): which donation, how much (cents), which refund. */
+export interface ReportedRefund {
+  donationId: string;
+  amountCents: number;
+  gateway: string;
+  gatewayRefundId: string;
+}
+
+/**
+ * The idempotency key a reported refund is recorded under, as no operator asked for it: `<gateway>-refund-<refund id>`,
+ * one per gateway refund.
+ */
+export const reportedRefundKey = (gateway: string, gatewayRefundId: string) => `${gateway}-refund-${gatewayRefundId}`;
+
+/**
+ * What became of a reported refund: `recorded` now; `known` (recorded before, by the operator's refund route or an
+ * earlier delivery); or `not_applicable`, because the donation is not a succeeded gift (refunded in full already,
+ * disputed, never charged) or the amount is more than what is left of it (a full refund's `charge.refunded` came first).
+ */
+export type ReportedRefundOutcome = 'recorded' | 'known' | 'not_applicable';
+
+/**
+ * Records a refund the gateway reported (decision 0058, addendum: a refund made in Stripe's Dashboard, all or part of
+ * a gift), in `tx`, the caller's transaction: locks the donation's row first (FOR UPDATE), so an operator's refund of
+ * it under way through the route finishes first and this finds it `known`; then records it as the route does
+ * (recordRefund: refunded_cents, the status, the receipt, the donor's notice) under {@link reportedRefundKey}.
+ * Resolves with the outcome; writes nothing unless `recorded`. Rejects when the database fails.
+ */
+export async function recordReportedRefund(tx: Database, refund: ReportedRefund): Promise<ReportedRefundOutcome> {
+  const [donation] = await tx
+    .select({ status: donations.status, amountCents: donations.amountCents, refundedCents: donations.refundedCents })
+    .from(donations)
+    .where(eq(donations.id, refund.donationId))
+    .for('update');
+  const [known] = await tx.select({ id: donationRefunds.id }).from(donationRefunds).where(eq(donationRefunds.gatewayRefundId, refund.gatewayRefundId));
+  if (known) return 'known';
+  if (donation?.status !== 'succeeded' || refund.amountCents <= 0 || refund.amountCents > keptAmountCents(donation)) return 'not_applicable';
+  await recordRefund(tx, { ...refund, idempotencyKey: reportedRefundKey(refund.gateway, refund.gatewayRefundId) });
+  return 'recorded';
 }

@@ -27,13 +27,17 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 64 * 1024;
  */
 const StripeEventBodySchema = z.unknown().meta({ description: 'A Stripe Event object (https://docs.stripe.com/api/events/object), as Stripe sent it.' });
 
-/** The events handled (issue #11); every other type is acknowledged and ignored. */
+/**
+ * The events handled (issue #11; `refund.created`, a refund made in Stripe's Dashboard too, since issue #14); every
+ * other type is acknowledged and ignored.
+ */
 export const HANDLED_STRIPE_EVENTS = [
   'payment_intent.succeeded',
   'payment_intent.payment_failed',
   'payment_intent.processing',
   'payment_intent.canceled',
   'charge.refunded',
+  'refund.created',
   'charge.dispute.created',
   'charge.dispute.closed',
 ] as const;
@@ -64,6 +68,12 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
       const paymentIntentId = idOf(charge.payment_intent);
       if (!paymentIntentId) return { kind: 'ignored' };
       return { kind: 'charge_refunded', paymentIntentId, transactionId: charge.id, fullyRefunded: charge.refunded, amountRefundedCents: charge.amount_refunded };
+    }
+    case 'refund.created': {
+      const refund = event.data.object;
+      const paymentIntentId = idOf(refund.payment_intent);
+      if (!paymentIntentId) return { kind: 'ignored' };
+      return { kind: 'refund_created', paymentIntentId, gatewayRefundId: refund.id, amountCents: refund.amount, refundStatus: refund.status ?? 'pending' };
     }
     case 'charge.dispute.created':
     case 'charge.dispute.closed': {
