@@ -32,6 +32,10 @@ export function exportCsv(db: Database, request: ExportRequest): Readable {
     header: true,
     columns: layout.columns.map(([header]) => header),
     record_delimiter: 'windows',
+    // NOTE: a cell holding a lone LF or CR (a two-line message is stored with LF) is quoted too: csv-stringify quotes
+    // only the record delimiter itself (CRLF) once one is set, and a spreadsheet or an importer ends a row at a lone LF,
+    // where the rest of the cell would start a row of its own, formula included.
+    quote_record_delimiter: true,
     escape_formulas: true,
   });
   // NOTE: pipeline, not pipe: an error on either side destroys both, and reaches the reply through `csv`'s 'error'.

@@ -95,7 +95,10 @@ const getExport = (query: Record<string, string>, headers: Record<string, string
 /** The fixed expected header row of `format` (with its CRLF), as each CRM's import tool names the columns. */
 const expectedHeader = (format: ExportFormat) => readFile(new URL(`${format}-header.csv`, FIXTURES), 'utf8');
 
-/** Reads RFC 4180 CSV (quoted fields, doubled quotes, CRLF record ends, the last one included) into rows of cells. */
+/**
+ * Reads RFC 4180 CSV (quoted fields, doubled quotes, CRLF record ends, the last one included) into rows of cells, and
+ * fails on a lone LF or CR outside quotes, where a spreadsheet or an importer would end the row.
+ */
 function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
@@ -115,7 +118,9 @@ function parseCsv(text: string): string[][] {
     } else if (char === ',') {
       row.push(cell);
       cell = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
+    } else if (char === '\r' || char === '\n') {
+      // NOTE: a spreadsheet or an importer ends a row at any line break outside quotes: this file has only CRLFs there.
+      expect(text.slice(i, i + 2), `a line break outside quotes in record ${rows.length + 1}`).toBe('\r\n');
       row.push(cell);
       rows.push(row);
       row = [];
@@ -334,6 +339,16 @@ describe('GET /api/admin/donations.csv', () => {
     expect(rows[5]?.street).toBe("'－1+1 full-width minus");
     const npsp = records((await getExport({ ...MARCH_2025, format: 'npsp' })).body);
     expect(npsp.map((row) => row.npsp__Donation_Description__c)).toEqual(rows.map((row) => row.message));
+  });
+
+  it('keeps a message of several lines in its cell (quoted), so its next line cannot start a row, nor a formula', async () => {
+    const message = "Thank you\n=cmd|' /C calc'!A0\r+1+1";
+    await storedGift('2025-03-05T10:00:00Z', { message });
+    for (const format of EXPORT_FORMATS) {
+      const body = (await getExport({ ...MARCH_2025, format })).body;
+      expect(body, format).toContain('"Thank you\n=cmd|\' /C calc\'!A0\r+1+1"');
+      expect(parseCsv(body), format).toHaveLength(2);
+    }
   });
 
   it('writes cents as dollars with two decimals, never through floating point, and splits names at the last space', () => {
