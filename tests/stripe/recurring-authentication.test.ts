@@ -96,16 +96,7 @@ async function confirmOnPage(payment: PaymentToConfirm, outcome: 'complete' | 'f
 }
 
 /** Delivers the stand-in's `payment_intent.succeeded` event of intent `id` to our webhook, `times` at once; resolves with the statuses. */
-async function deliverSucceeded(id: string, times = 1): Promise<number[]> {
-  const event = standIn.events.find((candidate) => candidate.type === 'payment_intent.succeeded' && (candidate.data.object as { id?: string }).id === id);
-  if (!event) throw new Error(`no payment_intent.succeeded event of ${id}`);
-  const payload = JSON.stringify(event);
-  const signature = stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-  const deliveries = Array.from({ length: times }, () =>
-    t.app.inject({ method: 'POST', url: API_PATHS.stripeWebhook, headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload }),
-  );
-  return (await Promise.all(deliveries)).map((answer) => answer.statusCode);
-}
+const deliverSucceeded = (id: string, times = 1) => app.deliverEvent('payment_intent.succeeded', id, times);
 
 /** The page's POST once Stripe.js confirmed the payment. */
 const postConfirmed = (token: string) => app.post(MANAGE_CONFIRM_PAYMENT_API_PATH.replace(':token', token), {});

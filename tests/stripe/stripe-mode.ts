@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { API_PATHS } from '../../src/shared/api';
 import type { ManualClock } from '../../src/server/mail/clock';
 import { createStripeClient, createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { createTestApp, type TestApp } from '../../src/server/testing/test-app';
@@ -19,6 +20,12 @@ export interface StripeModeApp {
   readonly stripe: Stripe;
   /** POSTs `body` as JSON to `url` with the CSRF cookie pair and header a page would send. */
   post(url: string, body: unknown): Promise<LightMyRequestResponse>;
+  /**
+   * Delivers to our webhook, `times` at once and signed as Stripe signs it, the stand-in's latest event of `type`
+   * about payment intent `paymentIntentId` (the intent itself, or an object of it: its charge, a refund); resolves with
+   * the statuses. Throws when the stand-in has no such event.
+   */
+  deliverEvent(type: string, paymentIntentId: string, times?: number): Promise<number[]>;
 }
 
 /**
@@ -71,6 +78,19 @@ export function useStripeModeApp(options: { webhookSecret: string; clock?: Manua
       return started(stripe);
     },
     post: (url, body) => started(t).post(url, body),
+    async deliverEvent(type, paymentIntentId, times = 1) {
+      const event = [...started(standIn).events].reverse().find((candidate) => {
+        const object = candidate.data.object as { id?: string; payment_intent?: string | { id: string } | null };
+        const intent = typeof object.payment_intent === 'string' ? object.payment_intent : object.payment_intent?.id;
+        return candidate.type === type && (object.id === paymentIntentId || intent === paymentIntentId);
+      });
+      if (!event) throw new Error(`No ${type} event of ${paymentIntentId}`);
+      const payload = JSON.stringify(event);
+      const signature = started(stripe).webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
+      const headers = { 'content-type': 'application/json', 'stripe-signature': signature };
+      const answers = await Promise.all(Array.from({ length: times }, () => started(t).app.inject({ method: 'POST', url: API_PATHS.stripeWebhook, headers, payload })));
+      return answers.map((answer) => answer.statusCode);
+    },
   };
 }
 

@@ -243,8 +243,14 @@ export class SetupIntentsUnsupportedError extends Error {
   }
 }
 
+/**
+ * A saved card's charge that succeeded; `paymentIntentId` is the gateway's payment intent of it where it has one
+ * (Stripe's off-session intent, `pi_...`), so that its later events (a refund, a dispute) find the renewal.
+ */
+export type SavedPaymentMethodChargeSucceeded = ChargeSucceeded & { paymentIntentId?: string };
+
 /** Outcome of {@link PaymentGateway.chargeSavedPaymentMethod}: succeeded, declined, or waiting for the donor to authenticate. */
-export type SavedPaymentMethodChargeResult = ChargeResult | ChargeNeedsAuthentication;
+export type SavedPaymentMethodChargeResult = SavedPaymentMethodChargeSucceeded | ChargeDeclined | ChargeNeedsAuthentication;
 
 /**
  * Charges cards, and says what became of a charge (issue #3: the reconciler asks "what became of that key").

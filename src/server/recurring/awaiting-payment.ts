@@ -120,8 +120,8 @@ export function logConfirmedRenewal(log: FastifyBaseLogger, renewal: Record<stri
 }
 
 /**
- * The page's POST after Stripe.js confirmed the payment (never trusting the browser): the plan's latest try holding a
- * payment intent is retrieved from the gateway, and recorded when it succeeded. Resolves `recorded` when that renewal
+ * The page's POST after Stripe.js confirmed the payment (never trusting the browser): the plan's latest try that kept
+ * its payment intent for the donor is retrieved from the gateway, and recorded when it succeeded. Resolves `recorded` when that renewal
  * is recorded (now, or before by the webhook), `not_paid` when the gateway does not say it was paid. Rejects when the
  * gateway or the database fails.
  */
@@ -129,7 +129,16 @@ export async function confirmRenewalFromPage({ db, gateway, log }: AwaitingPayme
   const [latest] = await db
     .select({ donationId: donations.id, paymentIntentId: donations.paymentIntentId, status: donations.status, period: donations.recurringPeriod })
     .from(donations)
-    .where(and(eq(donations.recurringPlanId, plan.id), gt(donations.recurringPeriod, 0), isNotNull(donations.paymentIntentId)))
+    // NOTE: a try that kept its intent for the donor was declined first (its decline code stays once it is paid); a
+    // renewal charged off-session keeps its intent too (for Stripe's later events), with no decline code.
+    .where(
+      and(
+        eq(donations.recurringPlanId, plan.id),
+        gt(donations.recurringPeriod, 0),
+        isNotNull(donations.paymentIntentId),
+        isNotNull(donations.declineCode),
+      ),
+    )
     .orderBy(desc(donations.recurringPeriod), desc(donations.recurringAttempt))
     .limit(1);
   if (!latest?.paymentIntentId) return 'not_paid';

@@ -11,6 +11,10 @@ import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import { ADMIN_BILLING_RUN_PATH, AS_OF_TEST_ONLY_MESSAGE } from './plugin';
+import type { PaymentGateway } from '../payments/gateway';
+import { memoryLog } from '../testing/payment-attempts';
+import { BILLING_LEASE_MS, runBilling } from './billing';
+import { applyPlanChange } from './manage';
 import { cardColumnsOf } from './plans';
 
 /**
@@ -233,5 +237,66 @@ describe('a saved card about to expire', () => {
     );
     expect(mail?.subject).toBe('The card of your $30.00 USD monthly gift expires soon');
     expect(mail?.html).toMatch(/\/donate\/manage\/[\w-]+\.\d+\.[\w-]{32}/);
+  });
+});
+
+describe('a donor changing a plan while a billing run is under way', () => {
+  /** Runs billing at `instant` through `gateway` (the app's test gateway, with a test's twist). */
+  const runThrough = (gateway: PaymentGateway, instant: string) =>
+    runBilling({ db: t.db, gateway, log: memoryLog().logger, retryDays: [1, 3, 7] }, new Date(instant));
+  const change = (planId: string, planChange: Parameters<typeof applyPlanChange>[2]) =>
+    applyPlanChange({ db: t.db, gateway: t.gateway, minAmountCents: 100 }, planId, planChange, clock.now());
+
+  it('a plan cancelled after the run claimed it is not charged (issue #13: "A cancelled plan is never charged again")', async () => {
+    clock.set(new Date('2027-01-31T15:00:00Z'));
+    for (const donorEmail of ['ana@example.org', 'ben@example.org']) expect((await t.postDonation({ ...validSubmission({ amount: 30, frequency: 'monthly' }), donorEmail })).statusCode).toBe(200);
+    const plans = await t.db.select().from(recurringPlans).orderBy(asc(recurringPlans.createdAt));
+    expect(plans).toHaveLength(2);
+    const charged: string[] = [];
+    // While the run charges the first plan it claimed, the other plan's donor cancels it.
+    const gateway: PaymentGateway = {
+      ...t.gateway,
+      async chargeSavedPaymentMethod(request) {
+        charged.push(request.idempotencyKey);
+        if (charged.length === 1) {
+          const other = plans.find((plan) => !request.idempotencyKey.includes(plan.id));
+          expect((await change(other?.id ?? '', { action: 'cancel' })).status).toBe('changed');
+        }
+        return t.gateway.chargeSavedPaymentMethod(request);
+      },
+    };
+    expect(await runThrough(gateway, '2027-02-28T00:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 1 });
+    expect(charged).toHaveLength(1);
+    const cancelled = (await t.db.select().from(recurringPlans).where(eq(recurringPlans.status, 'cancelled')))[0];
+    expect((await renewals(cancelled?.id ?? '')).map((row) => row.period)).toEqual([0]);
+  });
+
+  it('a try whose answer was lost is sent again as it was first sent, whatever the donor changed meanwhile, and charged once', async () => {
+    const plan = await startPlan('2027-01-31T15:00:00Z');
+    // The gateway charges the card, but its answer never reaches the run.
+    let lost: Awaited<ReturnType<PaymentGateway['chargeSavedPaymentMethod']>> | undefined;
+    const lostAnswer: PaymentGateway = {
+      ...t.gateway,
+      async chargeSavedPaymentMethod(request) {
+        lost = await t.gateway.chargeSavedPaymentMethod(request);
+        throw new Error('socket hang up');
+      },
+    };
+    expect(await runThrough(lostAnswer, '2027-02-28T00:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 1 });
+    expect((await change(plan.id, { action: 'change_amount', amount: 45 })).status).toBe('changed');
+    expect((await change(plan.id, { action: 'change_cause', cause: 'education-outreach' })).status).toBe('changed');
+
+    const afterLease = new Date(new Date('2027-02-28T00:00:00Z').getTime() + BILLING_LEASE_MS + 1).toISOString();
+    expect(await runThrough(t.gateway, afterLease)).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    // The first charge's answer, replayed by the gateway under the same key: no second charge.
+    const [renewal] = await t.db.select().from(donations).where(and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, 1)));
+    expect(lost?.status === 'succeeded' && renewal?.gatewayTransactionId === lost.transactionId).toBe(true);
+    expect(await renewals(plan.id)).toEqual([
+      { period: 0, attempt: 1, status: 'succeeded', amountCents: 3000 },
+      { period: 1, attempt: 1, status: 'succeeded', amountCents: 3000 },
+    ]);
+    // The new amount counts from the next charge.
+    expect(await runAt('2027-03-31T00:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    expect((await renewals(plan.id)).at(-1)).toMatchObject({ period: 2, amountCents: 4500, status: 'succeeded' });
   });
 });

@@ -1,7 +1,8 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CAUSE_DETAILS } from '../../shared/causes';
 import type { Database } from '../db/client';
-import type { RecurringPlanRow } from '../db/schema';
+import { donations, type RecurringPlanRow } from '../db/schema';
 import { declinedAnswer, succeededAnswer } from '../donations/answers';
 import { markDonationFailed, markDonationSucceeded } from '../donations/repository';
 import { enqueueMail } from '../mail/outbox';
@@ -9,7 +10,7 @@ import type { PaymentGateway, SavedPaymentMethodChargeResult } from '../payments
 import { nextDunningStep } from './dunning';
 import { remindExpiringCards, resumeEndedPauses } from './manage';
 import { keepIntentAwaitingDonor, settleAwaitingPayment } from './awaiting-payment';
-import { claimDuePlans, findOrCreateRenewalDonation, nextAttemptOf, paidPeriodChanges, planDonorEmail, settlePlanPeriod } from './plans';
+import { claimDuePlans, nextAttemptOf, paidPeriodChanges, planDonorEmail, settlePlanPeriod, startRenewalTry, type RenewalDonation } from './plans';
 
 /**
  * The billing run (issue #13): claims the plans due, charges each one's saved card off-session, and records the
@@ -47,11 +48,16 @@ export function renewalIdempotencyKey(planId: string, period: number, attempt: n
   return `renewal-${planId}-period-${period}-attempt-${attempt}`;
 }
 
-/** Records a renewal the gateway charged: the donation succeeded (its receipt issued) and the plan on its next period, in one transaction. */
-async function recordCharged(db: Database, plan: RecurringPlanRow, donationId: string, result: Extract<SavedPaymentMethodChargeResult, { status: 'succeeded' }>) {
-  const donor = { amountCents: plan.amountCents, donorName: '', transactionId: result.transactionId, isTestPayment: result.isTestPayment };
+/**
+ * Records a renewal the gateway charged: the donation succeeded (its receipt issued), with the gateway's payment intent
+ * when it has one (so a refund or dispute of it made in Stripe's Dashboard finds it), and the plan on its next period,
+ * in one transaction.
+ */
+async function recordCharged(db: Database, plan: RecurringPlanRow, donation: RenewalDonation, result: Extract<SavedPaymentMethodChargeResult, { status: 'succeeded' }>) {
+  const donor = { amountCents: donation.amountCents, donorName: '', transactionId: result.transactionId, isTestPayment: result.isTestPayment };
   await db.transaction(async (tx) => {
-    await markDonationSucceeded(tx, donationId, result, succeededAnswer(donor));
+    await markDonationSucceeded(tx, donation.id, result, succeededAnswer(donor));
+    if (result.paymentIntentId) await tx.update(donations).set({ paymentIntentId: result.paymentIntentId }).where(eq(donations.id, donation.id));
     await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, result));
   });
 }
@@ -112,40 +118,47 @@ async function beforeRetry(deps: BillingDeps, plan: RecurringPlanRow, attempt: n
   }
 }
 
-/** Charges one claimed plan (the next try of its period: nextAttemptOf) and records the outcome. */
-async function billPlan(deps: BillingDeps, plan: RecurringPlanRow, now: Date): Promise<keyof BillingReport> {
+/**
+ * Charges one claimed plan (the next try of its period: nextAttemptOf) and records the outcome. The try is started
+ * on the plan as it stands now (startRenewalTry), not as the run claimed it: a plan cancelled or paused since is not
+ * charged, and a new amount, cause or card counts from this try on.
+ */
+async function billPlan(deps: BillingDeps, claimed: RecurringPlanRow, now: Date): Promise<keyof BillingReport> {
   const { db, gateway, log } = deps;
-  const attempt = await nextAttemptOf(db, plan);
-  const about = { planId: plan.id, period: plan.period, attempt, amountCents: plan.amountCents, currency: plan.currency, gateway: plan.gateway };
+  const attempt = await nextAttemptOf(db, claimed);
+  const about = { planId: claimed.id, period: claimed.period, attempt, currency: claimed.currency, gateway: claimed.gateway };
   if (attempt > 1) {
-    const settled = await beforeRetry(deps, plan, attempt);
+    const settled = await beforeRetry(deps, claimed, attempt);
     if (settled !== 'charge') return settled;
   }
-  const donation = await findOrCreateRenewalDonation(db, plan, attempt);
-  if (!donation || donation.status !== 'pending') {
-    log.warn({ renewal: { ...about, donationId: donation?.id, status: donation?.status } }, 'Renewal not charged: another try of the period holds it');
+  const started = await startRenewalTry(db, claimed, attempt);
+  if (started.kind !== 'try') {
+    const reason = started.kind === 'held' ? 'another try of the period holds it' : `the plan is ${started.status ?? 'gone'} now`;
+    log.warn({ renewal: { ...about, reason } }, `Renewal not charged: ${reason}`);
     return 'skipped';
   }
+  const { plan, donation } = started;
+  const charging = { ...about, donationId: donation.id, amountCents: donation.amountCents };
   let result: SavedPaymentMethodChargeResult;
   try {
     result = await gateway.chargeSavedPaymentMethod({
       paymentMethod: { paymentMethodId: plan.paymentMethodId, customerId: plan.customerId ?? undefined },
-      amountCents: plan.amountCents,
+      amountCents: donation.amountCents,
       currency: plan.currency,
       idempotencyKey: renewalIdempotencyKey(plan.id, plan.period, attempt),
-      description: `Donation (${plan.frequency} renewal): ${CAUSE_DETAILS[plan.cause].displayName}`,
+      description: `Donation (${plan.frequency} renewal): ${CAUSE_DETAILS[donation.cause].displayName}`,
     });
   } catch (error) {
-    log.error({ err: error, renewal: { ...about, donationId: donation.id } }, 'Renewal charge failed; outcome unknown, tried again when the lease expires');
+    log.error({ err: error, renewal: charging }, 'Renewal charge failed; outcome unknown, tried again when the lease expires');
     return 'skipped';
   }
   if (result.status === 'succeeded') {
-    await recordCharged(db, plan, donation.id, result);
-    log.info({ renewal: { ...about, donationId: donation.id, status: 'succeeded', transactionId: result.transactionId } }, 'Renewal charged');
+    await recordCharged(db, plan, donation, result);
+    log.info({ renewal: { ...charging, status: 'succeeded', transactionId: result.transactionId } }, 'Renewal charged');
     return 'charged';
   }
   const planStatus = await recordDeclined(deps, plan, donation.id, result, now);
-  log.info({ renewal: { ...about, donationId: donation.id, status: result.status, declineCode: result.declineCode, planStatus } }, 'Renewal declined');
+  log.info({ renewal: { ...charging, status: result.status, declineCode: result.declineCode, planStatus } }, 'Renewal declined');
   return 'failed';
 }
 

@@ -87,6 +87,9 @@ export async function findPlan(db: Database, planId: string): Promise<RecurringP
   return plan;
 }
 
+/** Statuses of a plan the billing run charges: active, or past due (being retried). */
+const BILLABLE_STATUSES: readonly RecurringPlanStatus[] = ['active', 'past_due'];
+
 /**
  * Claims up to `limit` plans due at `now` (active or past due, `next_attempt_at <= now`, no live lease), oldest due
  * first, leaving out `exclude` (the plans this run handled already), in ONE statement: chosen `FOR UPDATE SKIP LOCKED`
@@ -102,7 +105,7 @@ export async function claimDuePlans(
     .from(recurringPlans)
     .where(
       and(
-        inArray(recurringPlans.status, ['active', 'past_due']),
+        inArray(recurringPlans.status, [...BILLABLE_STATUSES]),
         lte(recurringPlans.nextAttemptAt, now),
         or(isNull(recurringPlans.lockedUntil), lte(recurringPlans.lockedUntil, now)),
         exclude.length > 0 ? notInArray(recurringPlans.id, [...exclude]) : undefined,
@@ -118,11 +121,16 @@ export async function claimDuePlans(
     .returning();
 }
 
-/** The renewal donation of one try of a plan's period: its id and status. */
+/** The renewal donation of one try of a plan's period: its id and status, and the amount (cents) and cause it charges. */
 export interface RenewalDonation {
   id: string;
   status: (typeof donations.$inferSelect)['status'];
+  amountCents: number;
+  cause: (typeof donations.$inferSelect)['cause'];
 }
+
+/** The columns of a {@link RenewalDonation}. */
+const renewalDonationColumns = { id: donations.id, status: donations.status, amountCents: donations.amountCents, cause: donations.cause };
 
 /** A try of a renewal period: its donation, try number, status, and the payment intent it holds (decision 0046), if any. */
 export interface RenewalTry {
@@ -170,7 +178,7 @@ export async function nextAttemptOf(db: Database, plan: RecurringPlanRow): Promi
  */
 export async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow, attempt: number): Promise<RenewalDonation | undefined> {
   const thisTry = and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, plan.period), eq(donations.recurringAttempt, attempt));
-  const [existing] = await db.select({ id: donations.id, status: donations.status }).from(donations).where(thisTry);
+  const [existing] = await db.select(renewalDonationColumns).from(donations).where(thisTry);
   if (existing) return existing;
   const [first] = await db.select().from(donations).where(eq(donations.id, plan.firstDonationId));
   if (!first) throw new Error(`The first donation of plan ${plan.id} does not exist`);
@@ -201,10 +209,36 @@ export async function findOrCreateRenewalDonation(db: Database, plan: RecurringP
       recurringAttempt: attempt,
     })
     .onConflictDoNothing()
-    .returning({ id: donations.id, status: donations.status });
+    .returning(renewalDonationColumns);
   if (created) return created;
-  const [raced] = await db.select({ id: donations.id, status: donations.status }).from(donations).where(thisTry);
+  const [raced] = await db.select(renewalDonationColumns).from(donations).where(thisTry);
   return raced;
+}
+
+/**
+ * What {@link startRenewalTry} found: the plan is no longer billable at the claimed period (`not_billable`), another
+ * try of the period holds it (`held`), or the try to charge, with the plan as it stands now.
+ */
+export type RenewalTryStart =
+  | { kind: 'not_billable'; status: RecurringPlanStatus | undefined }
+  | { kind: 'held' }
+  | { kind: 'try'; plan: RecurringPlanRow; donation: RenewalDonation };
+
+/**
+ * Starts try `attempt` of the period the run claimed `claimed` at, in ONE transaction that locks the plan's row, as a
+ * donor's change does (applyPlanChange): only while the plan is still billable and at that period (a donor who
+ * cancelled or paused it since the run claimed it is never charged; issue #13, "A cancelled plan is never charged
+ * again"), finds or creates the try's donation (findOrCreateRenewalDonation) from the plan as it is now. A try written
+ * before (a run that died, or whose charge timed out) keeps the amount and cause it was first charged with, so its
+ * retry sends the gateway the same request under the same key. Rejects when the database fails.
+ */
+export async function startRenewalTry(db: Database, claimed: Pick<RecurringPlanRow, 'id' | 'period'>, attempt: number): Promise<RenewalTryStart> {
+  return db.transaction(async (tx): Promise<RenewalTryStart> => {
+    const [plan] = await tx.select().from(recurringPlans).where(eq(recurringPlans.id, claimed.id)).for('update');
+    if (!plan || !BILLABLE_STATUSES.includes(plan.status) || plan.period !== claimed.period) return { kind: 'not_billable', status: plan?.status };
+    const donation = await findOrCreateRenewalDonation(tx, plan, attempt);
+    return donation?.status === 'pending' ? { kind: 'try', plan, donation } : { kind: 'held' };
+  });
 }
 
 /** The address of a plan's donor (the first donation's), for the plan's e-mail. */
@@ -224,7 +258,7 @@ export async function settlePlanPeriod(
   planId: string,
   period: number,
   changes: Partial<typeof recurringPlans.$inferInsert>,
-  from: readonly RecurringPlanStatus[] = ['active', 'past_due'],
+  from: readonly RecurringPlanStatus[] = BILLABLE_STATUSES,
 ): Promise<boolean> {
   const updated = await db
     .update(recurringPlans)

@@ -145,7 +145,7 @@ export async function chargeSavedCardOffSession(stripe: Stripe, request: SavedPa
       { idempotencyKey: request.idempotencyKey },
     );
     const ours = toPaymentIntent(intent);
-    if (ours.status === 'succeeded' && ours.charge) return { status: 'succeeded', ...ours.charge, isTestPayment: ours.isTestPayment };
+    if (ours.status === 'succeeded' && ours.charge) return { status: 'succeeded', ...ours.charge, isTestPayment: ours.isTestPayment, paymentIntentId: ours.id };
     if (ours.status === 'requires_action' || ours.status === 'requires_confirmation') {
       return { status: 'requires_authentication', paymentIntentId: ours.id, declineCode: 'authentication_required', message: GENERIC_DECLINE_MESSAGE, isTestPayment: ours.isTestPayment };
     }
