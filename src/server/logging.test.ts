@@ -96,3 +96,21 @@ describe('logs', () => {
     for (const line of lines) expect(line).toContain('[Redacted]');
   });
 });
+
+describe('the links that work without an account (receipts, manage links)', () => {
+  it('are logged with their token masked, whatever the answer', async () => {
+    lines.length = 0;
+    const token = 'Zm9vYmFy.1795000000.c2VjcmV0LXNpZ25hdHVyZS12YWx1ZQ';
+    const urls = [`/donate/manage/${token}`, `/api/recurring/manage/${token}`, `/api/recurring/manage/${token}/confirm-payment`, `/api/receipts/pdf/${token}?download=1`];
+    for (const url of urls) await t.app.inject({ method: 'GET', url });
+    const requests = lines.filter((line) => line.includes('"msg":"incoming request"'));
+    expect(requests).toHaveLength(urls.length);
+    for (const line of lines) expect(line, 'a log line holds a token').not.toContain(token);
+    expect(requests.map((line) => (JSON.parse(line) as { req: { url: string } }).req.url)).toEqual([
+      '/donate/manage/[token]',
+      '/api/recurring/manage/[token]',
+      '/api/recurring/manage/[token]/confirm-payment',
+      '/api/receipts/pdf/[token]?download=1',
+    ]);
+  });
+});
