@@ -12,6 +12,9 @@ import { RECURRING_DATE_PATTERN } from './recurring';
 /** A UTC calendar date, `YYYY-MM-DD`. */
 export const IsoDateSchema = z.string().regex(RECURRING_DATE_PATTERN, { error: 'Please enter a date' });
 
+/** The last day of a pause: a real calendar date (`2027-02-30` is refused), `YYYY-MM-DD`. */
+export const PauseUntilSchema = z.iso.date({ error: 'Please enter a real date, e.g. 2027-03-15' });
+
 /** Statuses of a plan, as the database names them (schema.ts RECURRING_PLAN_STATUSES). */
 export const PlanStatusSchema = z.enum(['active', 'past_due', 'paused', 'cancelled']);
 
@@ -69,7 +72,7 @@ export const ManagedPlanAnswerSchema = z.object({ success: z.literal(true), data
 export const PlanChangeSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('change_amount'), amount: AmountDollarsSchema }),
   z.strictObject({ action: z.literal('change_cause'), cause: CauseSchema }),
-  z.strictObject({ action: z.literal('pause'), until: IsoDateSchema.optional() }),
+  z.strictObject({ action: z.literal('pause'), until: PauseUntilSchema.optional() }),
   z.strictObject({ action: z.literal('resume') }),
   z.strictObject({ action: z.literal('update_card'), creditCard: CreditCardSchema }),
   z.strictObject({ action: z.literal('use_setup_intent'), setupIntentId: z.string().regex(/^seti_\w{1,200}$/) }),
@@ -107,3 +110,7 @@ export const SETUP_INTENT_NOT_SAVED_MESSAGE = 'Your new card was not saved. Plea
 export const PLAN_CHANGE_NOT_ALLOWED_MESSAGE = 'This change is not possible for your gift as it stands. Reload the page to see it.';
 /** 400 of a pause until a date that is not after today (UTC). */
 export const PAUSE_DATE_IN_PAST_MESSAGE = 'Please choose a date after today';
+/** Longest pause until a date, in days: a longer one is a pause until the donor resumes. */
+export const MAX_PAUSE_DAYS = 366;
+/** 400 of a pause until a date more than {@link MAX_PAUSE_DAYS} days after today (UTC). */
+export const PAUSE_DATE_TOO_FAR_MESSAGE = 'Please choose a date within a year, or leave it empty to pause until you resume';

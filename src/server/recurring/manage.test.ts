@@ -139,6 +139,13 @@ describe('changing a plan', () => {
   it('pauses until a date after today, and billing resumes it on that date', async () => {
     const { token } = await startPlan();
     expect((await change(token, { action: 'pause', until: '2027-01-31' })).statusCode).toBe(400);
+    // Not a calendar date, or further than a year: refused, nothing changed.
+    for (const until of ['2027-02-30', '2027-13-01', '9999-12-31', '2028-03-01']) {
+      const refused = await change(token, { action: 'pause', until });
+      expect(refused.statusCode, until).toBe(400);
+      expect(refused.json<{ fieldErrors?: Record<string, string> }>().fieldErrors?.until, until).toBeTruthy();
+    }
+    expect((await read(token)).json()).toMatchObject({ data: { status: 'active' } });
     expect((await change(token, { action: 'pause', until: '2027-04-15' })).json()).toMatchObject({ data: { status: 'paused', pausedUntil: '2027-04-15' } });
     expect(await runAt('2027-03-31T00:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 0 });
     expect(await runAt('2027-04-15T00:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 0 });

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { amountError } from '../../shared/amounts';
 import { centsToDollars, dollarsToCents } from '../../shared/money';
-import { PAUSE_DATE_IN_PAST_MESSAGE, SETUP_INTENT_NOT_SAVED_MESSAGE, type ManagedPlan, type PaymentToConfirm, type PlanChange } from '../../shared/recurring-api';
+import { MAX_PAUSE_DAYS, PAUSE_DATE_IN_PAST_MESSAGE, PAUSE_DATE_TOO_FAR_MESSAGE, SETUP_INTENT_NOT_SAVED_MESSAGE, type ManagedPlan, type PaymentToConfirm, type PlanChange } from '../../shared/recurring-api';
 import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanStatus } from '../db/schema';
 import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
-import { chargeDate, toIsoDate } from './calendar';
+import { addDays, chargeDate, startOfDay, toIsoDate } from './calendar';
 import { cardColumnsOf, planDonorEmail, resumeScheduleOf } from './plans';
 
 /**
@@ -60,13 +60,19 @@ function changesOf(change: PlanChange, plan: RecurringPlanRow, today: string, sa
   }
 }
 
-/** Refused input of a change, checked before anything is written: the amount's rules, a pause date after today. */
+/**
+ * Refused input of a change, checked before anything is written: the amount's rules; a pause date after today and
+ * at most MAX_PAUSE_DAYS days after it.
+ */
 function inputError(change: PlanChange, minAmountCents: number, today: string): { field: string; message: string } | undefined {
   if (change.action === 'change_amount') {
     const message = amountError(change.amount, centsToDollars(minAmountCents));
     if (message) return { field: 'amount', message };
   }
-  if (change.action === 'pause' && change.until !== undefined && change.until <= today) return { field: 'until', message: PAUSE_DATE_IN_PAST_MESSAGE };
+  if (change.action === 'pause' && change.until !== undefined) {
+    if (change.until <= today) return { field: 'until', message: PAUSE_DATE_IN_PAST_MESSAGE };
+    if (change.until > toIsoDate(addDays(startOfDay(today), MAX_PAUSE_DAYS))) return { field: 'until', message: PAUSE_DATE_TOO_FAR_MESSAGE };
+  }
   return undefined;
 }
 
