@@ -286,6 +286,8 @@ describe('loadConfig: mail, organisation profile and operator token (issue #12)'
     ['MAIL_FROM', 'Name <a@b>\r\nBcc: x@y', 'must be an address'],
     ['MAIL_POLL_INTERVAL_MS', '0', 'must be at least 1 millisecond'],
     ['ADMIN_TOKEN', 'short', 'must be at least 32 characters'],
+    ['ADMIN_TOKEN', 'correct horse battery staple 0123456789', 'must be printable ASCII characters without spaces'],
+    ['ADMIN_TOKEN', 'é'.repeat(40), 'must be printable ASCII characters without spaces'],
     ['ORG_LEGAL_NAME', 'x'.repeat(201), 'must be at most 200 characters'],
   ])('refuses %s=%j, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(`${name} ${message}`);

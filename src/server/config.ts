@@ -226,8 +226,13 @@ const EnvSchema = z.object({
   STAFF_EMAILS: optionalVar(staffEmailsVar),
   DIGEST_HOUR: optionalVar(digestHourVar),
   TZ: optionalVar(z.string()),
+  // NOTE: the characters a bearer token can carry in an Authorization header (printable ASCII, no space): any other
+  // token could never be sent, and every operator request would be refused.
   ADMIN_TOKEN: optionalVar(
-    z.string().min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters`),
+    z
+      .string()
+      .min(ADMIN_TOKEN_MIN_LENGTH, `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters`)
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII characters without spaces'),
   ),
 });
 

@@ -81,6 +81,10 @@ describe('with ADMIN_TOKEN', () => {
     expect(unknownRow).toMatchObject({ action: 'GET /api/admin/donations.xls', statusCode: 404 });
     expect(unknownRow?.target).toMatch(/^from=2026-01-01&note=x+$/);
     expect(unknownRow?.target).toHaveLength(500);
+    // A long unknown path, without a token: its action is cut too.
+    const long = await send({ method: 'GET', url: `/api/admin/${'y'.repeat(20_000)}` });
+    expect(long.answer.statusCode).toBe(404);
+    expect((await auditRowOf(t, long.requestId))?.action).toBe(`GET /api/admin/${'y'.repeat(200 - 'GET /api/admin/'.length)}`);
 
     const donor = await send({ method: 'GET', url: API_PATHS.donationStats });
     expect(donor.answer.statusCode).toBe(200);

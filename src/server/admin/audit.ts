@@ -24,6 +24,8 @@ declare module 'fastify' {
 
 /** Longest audit target kept, in characters: a query string is the client's, so it is cut. */
 export const AUDIT_TARGET_MAX_LENGTH = 500;
+/** Longest audit action kept, in characters: the path of a request no route matched is the client's, so it is cut. */
+export const AUDIT_ACTION_MAX_LENGTH = 200;
 
 /** What one audit row says (the database adds its time). */
 export interface AuditEntry {
@@ -49,7 +51,8 @@ const asText = (value: unknown) => (typeof value === 'object' && value !== null 
 /**
  * The audit entry of `request` answered `reply.statusCode`: the action from the route pattern (Fastify's
  * `routeOptions.url`; the path without its query for a request no route matched), and the target from the path
- * parameters, the query string and the route's `auditBodyFields`, as a query string, cut at AUDIT_TARGET_MAX_LENGTH.
+ * parameters, the query string and the route's `auditBodyFields`, as a query string; each cut at its maximum length
+ * (AUDIT_ACTION_MAX_LENGTH, AUDIT_TARGET_MAX_LENGTH).
  * NOTE: the body is read only when the route asks and the body was parsed (not on a 401, refused before).
  */
 export function auditEntry(request: FastifyRequest, reply: FastifyReply): AuditEntry {
@@ -68,7 +71,7 @@ export function auditEntry(request: FastifyRequest, reply: FastifyReply): AuditE
   }
   const target = new URLSearchParams(pairs).toString();
   return {
-    action: `${request.method} ${route ?? request.url.split('?')[0]}`,
+    action: `${request.method} ${route ?? request.url.split('?')[0]}`.slice(0, AUDIT_ACTION_MAX_LENGTH),
     target: target === '' ? null : target.slice(0, AUDIT_TARGET_MAX_LENGTH),
     requestId: request.id,
     statusCode: reply.statusCode,

@@ -32,6 +32,8 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportRouteOptions> = async (ap
       // reverse proxy may still compress it. Rows leave as they are read, and a failure after them always cuts the
       // download short (decision 0061).
       compress: false,
+      // NOTE: no HEAD route: Fastify's would read the whole range from the database only to drop it.
+      exposeHeadRoute: false,
       schema: {
         summary: 'Export the gifts of a range of days as CSV, for the charity or its CRM',
         querystring: ExportRequestSchema,

@@ -341,6 +341,12 @@ describe('GET /api/admin/donations.csv', () => {
     expect(npsp.map((row) => row.npsp__Donation_Description__c)).toEqual(rows.map((row) => row.message));
   });
 
+  it('has no HEAD route, which would read the whole range only to drop it', async () => {
+    await give('2025-03-05T10:00:00Z');
+    const head = await t.app.inject({ method: 'HEAD', url: `${ADMIN_DONATIONS_EXPORT_PATH}?${new URLSearchParams({ ...MARCH_2025, format: 'standard' })}`, headers: AUTH });
+    expect(head.statusCode).toBe(404);
+  });
+
   it('keeps a message of several lines in its cell (quoted), so its next line cannot start a row, nor a formula', async () => {
     const message = "Thank you\n=cmd|' /C calc'!A0\r+1+1";
     await storedGift('2025-03-05T10:00:00Z', { message });

@@ -23,7 +23,7 @@ import { refundDonation, type NotRefundableReason } from './refund';
 export const RefundRequestSchema = z.strictObject({
   amount: z
     .number({ error: 'The amount must be a number of dollars, e.g. 12.50' })
-    .positive({ error: 'The amount must be more than $0' })
+    .min(0.01, { error: 'The amount must be at least $0.01' })
     .max(MAX_AMOUNT_DOLLARS, { error: `The amount must be at most ${formatDollars(MAX_AMOUNT_DOLLARS)}` })
     .refine(hasWholeCents, { error: 'The amount must be in dollars with at most two decimals' })
     .optional(),

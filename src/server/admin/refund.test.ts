@@ -176,12 +176,12 @@ describe('a partial refund', () => {
 describe('bad requests change nothing', () => {
   it('answers 400 for a bad amount or body, a missing or bad Idempotency-Key; 404 for an unknown or malformed id; 401 without the token', async () => {
     const { id, transactionId } = await give(25);
-    for (const body of [{ amount: 0 }, { amount: -5 }, { amount: 10.001 }, { amount: '10' }, { amount: 1e9 }, { amount: null }, { amount: 5, reason: 'x' }, []]) {
+    for (const body of [{ amount: 0 }, { amount: 1e-9 }, { amount: -5 }, { amount: 10.001 }, { amount: '10' }, { amount: 1e9 }, { amount: null }, { amount: 5, reason: 'x' }, []]) {
       const answer = await refund(id, body);
       expect(answer.statusCode, JSON.stringify(body)).toBe(400);
       expect(answer.json()).toMatchObject({ success: false });
     }
-    expect((await refund(id, { amount: 0 })).json()).toMatchObject({ fieldErrors: { amount: 'The amount must be more than $0' } });
+    expect((await refund(id, { amount: 0 })).json()).toMatchObject({ fieldErrors: { amount: 'The amount must be at least $0.01' } });
     for (const key of [null, '', 'é'.repeat(3), 'k'.repeat(256)]) {
       const answer = await refund(id, { amount: 5 }, key);
       expect(answer.statusCode, String(key)).toBe(400);
