@@ -244,11 +244,15 @@ describe("refunds made in Stripe's Dashboard (refund.created; issue #14, decisio
     await deliver(eventOf('refund.created', gift.paymentIntentId));
     expect(await refundRowsOf(gift.donationId)).toHaveLength(1);
 
-    // A second refund whose answer the route never got (503): Stripe made it, and its webhook recorded it first.
+    // A second refund whose answer the route never got (503): Stripe made it, as the route asked (with the operator's
+    // key in its metadata), and its webhook recorded it under that key before the operator's retry.
     const retried = { ...asked, amountCents: 700, idempotencyKey: 'operator-key-2' };
-    await t.gateway.refund({ transactionId: gift.chargeId, amountCents: 700, idempotencyKey: gatewayRefundKey(gift.donationId, retried.idempotencyKey, 700) });
+    const gatewayKey = gatewayRefundKey(gift.donationId, retried.idempotencyKey, 700);
+    await t.gateway.refund({ transactionId: gift.chargeId, amountCents: 700, idempotencyKey: gatewayKey, operatorKey: retried.idempotencyKey });
     await deliver(eventOf('refund.created', gift.paymentIntentId));
+    expect((await refundRowsOf(gift.donationId)).map((row) => row.idempotencyKey).sort()).toEqual(['operator-key-1', 'operator-key-2']);
     expect(await refundDonation({ db: t.db, gateway: t.gateway }, retried)).toMatchObject({ kind: 'refunded', replayed: true, refund: { amountCents: 700 } });
+    expect(await refundDonation({ db: t.db, gateway: t.gateway }, { ...retried, amountCents: undefined })).toMatchObject({ kind: 'refunded', replayed: true });
 
     expect((await refundRowsOf(gift.donationId)).map((row) => row.amountCents).sort()).toEqual([500, 700]);
     expect(await donationOf(gift.paymentIntentId)).toMatchObject({ status: 'succeeded', refundedCents: 1200 });

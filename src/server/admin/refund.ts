@@ -72,8 +72,9 @@ function notRefundable(donation: { status: DonationStatus; gateway: string; amou
  * Refunds `asked` (issue #14). In ONE transaction: locks the donation's row (FOR UPDATE; a second refund of it waits
  * here, then sees this one), answers the recorded refund again for an Idempotency-Key seen before (`replayed`), checks
  * the donation is refundable and the amount is at most what is left, asks the gateway for the refund under
- * {@link gatewayRefundKey}, and records it (recordRefund: refunded_cents, the status, the receipt, the donor's notice)
- * unless the gateway's webhook recorded that refund already (then it is answered as `replayed`).
+ * {@link gatewayRefundKey} with the operator's key kept at the gateway (so that its webhook, should it report the refund
+ * before this request's retry, records it under that key and the retry answers it), and records it (recordRefund:
+ * refunded_cents, the status, the receipt, the donor's notice).
  * NOTE: the row stays locked during the gateway call (GATEWAY_TIMEOUT_MS at most); on PGlite that holds the whole
  * database for that time (decision 0058). Resolves with the outcome; nothing is written unless it is `refunded`.
  * Rejects when the gateway's answer is unknown (timeout, network, 5xx) or the database fails: nothing is recorded, and
@@ -117,6 +118,7 @@ export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Prom
         transactionId: donation.transactionId,
         amountCents,
         idempotencyKey: gatewayRefundKey(donation.id, asked.idempotencyKey, amountCents),
+        operatorKey: asked.idempotencyKey,
       });
     } catch (error) {
       if (error instanceof RefundRefusedError) return { kind: 'refused', message: error.message, code: error.code };
@@ -125,10 +127,6 @@ export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Prom
     if (gatewayRefund.status === 'failed' || gatewayRefund.status === 'canceled') {
       return { kind: 'refused', message: `The refund ${gatewayRefund.refundId} ${gatewayRefund.status}.`, code: `refund_${gatewayRefund.status}` };
     }
-    // NOTE: a retry of a request whose first answer was lost (503) gets the gateway's first refund again, which its
-    // webhook (refund.created) may have recorded meanwhile: that one is answered, not recorded twice.
-    const [reported] = await tx.select().from(donationRefunds).where(eq(donationRefunds.gatewayRefundId, gatewayRefund.refundId));
-    if (reported) return { kind: 'refunded', refund: reported, donation: state, replayed: true };
     const refund = await recordRefund(tx, {
       donationId: donation.id,
       amountCents: gatewayRefund.amountCents,

@@ -26,7 +26,7 @@ export type PaymentEvent =
   | { kind: 'payment_processing'; paymentIntentId: string }
   | { kind: 'payment_canceled'; paymentIntentId: string }
   | { kind: 'charge_refunded'; paymentIntentId: string; transactionId: string; fullyRefunded: boolean; amountRefundedCents: number }
-  | { kind: 'refund_created'; paymentIntentId: string; gatewayRefundId: string; amountCents: number; refundStatus: string }
+  | { kind: 'refund_created'; paymentIntentId: string; gatewayRefundId: string; amountCents: number; refundStatus: string; operatorKey?: string }
   | { kind: 'dispute_opened'; paymentIntentId: string; transactionId: string; disputeStatus: string }
   | { kind: 'dispute_closed'; paymentIntentId: string; disputeStatus: string }
   | { kind: 'ignored' };
@@ -96,7 +96,7 @@ async function effect(
     case 'refund_created': {
       // NOTE: a refund that failed or was canceled gave nothing back (Stripe's refund statuses).
       if (event.refundStatus === 'failed' || event.refundStatus === 'canceled') return false;
-      const refund = { donationId: donation.id, amountCents: event.amountCents, gateway, gatewayRefundId: event.gatewayRefundId };
+      const refund = { donationId: donation.id, amountCents: event.amountCents, gateway, gatewayRefundId: event.gatewayRefundId, operatorKey: event.operatorKey };
       return (await recordReportedRefund(tx, refund)) === 'recorded';
     }
     case 'dispute_opened':

@@ -47,12 +47,16 @@ export async function recordRefund(tx: Database, refund: RefundToRecord): Promis
   return row;
 }
 
-/** A refund the gateway reported by itself (Stripe's `refund.created`): which donation, how much (cents), which refund. */
+/**
+ * A refund the gateway reported by itself (Stripe's `refund.created`): which donation, how much (cents), which refund,
+ * and the operator's Idempotency-Key it was made with through our route, when the gateway kept one.
+ */
 export interface ReportedRefund {
   donationId: string;
   amountCents: number;
   gateway: string;
   gatewayRefundId: string;
+  operatorKey?: string;
 }
 
 /**
@@ -72,8 +76,9 @@ export type ReportedRefundOutcome = 'recorded' | 'known' | 'not_applicable';
  * Records a refund the gateway reported (decision 0058, addendum: a refund made in Stripe's Dashboard, all or part of
  * a gift), in `tx`, the caller's transaction: locks the donation's row first (FOR UPDATE), so an operator's refund of
  * it under way through the route finishes first and this finds it `known`; then records it as the route does
- * (recordRefund: refunded_cents, the status, the receipt, the donor's notice) under {@link reportedRefundKey}.
- * Resolves with the outcome; writes nothing unless `recorded`. Rejects when the database fails.
+ * (recordRefund: refunded_cents, the status, the receipt, the donor's notice) under the operator's key when the
+ * gateway kept one that no other refund holds (a refund made through the route whose answer was lost), else under
+ * {@link reportedRefundKey}. Resolves with the outcome; writes nothing unless `recorded`. Rejects when the database fails.
  */
 export async function recordReportedRefund(tx: Database, refund: ReportedRefund): Promise<ReportedRefundOutcome> {
   const [donation] = await tx
@@ -84,6 +89,11 @@ export async function recordReportedRefund(tx: Database, refund: ReportedRefund)
   const [known] = await tx.select({ id: donationRefunds.id }).from(donationRefunds).where(eq(donationRefunds.gatewayRefundId, refund.gatewayRefundId));
   if (known) return 'known';
   if (donation?.status !== 'succeeded' || refund.amountCents <= 0 || refund.amountCents > keptAmountCents(donation)) return 'not_applicable';
-  await recordRefund(tx, { ...refund, idempotencyKey: reportedRefundKey(refund.gateway, refund.gatewayRefundId) });
+  const { operatorKey, ...reported } = refund;
+  // NOTE: under the operator's key when the refund was made through our route (its answer was lost, a 503): the
+  // operator's retry with that key then finds it and answers it, instead of refusing an amount no longer left.
+  const [keyTaken] = operatorKey ? await tx.select({ id: donationRefunds.id }).from(donationRefunds).where(eq(donationRefunds.idempotencyKey, operatorKey)) : [];
+  const idempotencyKey = operatorKey && !keyTaken ? operatorKey : reportedRefundKey(refund.gateway, refund.gatewayRefundId);
+  await recordRefund(tx, { ...reported, idempotencyKey });
   return 'recorded';
 }

@@ -137,7 +137,15 @@ export interface RefundRequest {
   amountCents?: number;
   /** A second refund with the same key answers the first one and refunds nothing more. */
   idempotencyKey: string;
+  /**
+   * The operator's own Idempotency-Key of the refund, kept with it at the gateway (Stripe's metadata
+   * `idempotency_key`), so that the gateway's later report of it (refund.created) is recorded under the operator's key.
+   */
+  operatorKey?: string;
 }
+
+/** Metadata key of a refund's operator Idempotency-Key at Stripe ({@link RefundRequest.operatorKey}). */
+export const REFUND_OPERATOR_KEY_METADATA = 'idempotency_key';
 
 /** A refund the gateway made (Stripe's Refund, https://docs.stripe.com/api/refunds/object). */
 export interface Refund {

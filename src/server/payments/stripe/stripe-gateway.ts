@@ -10,6 +10,7 @@ import {
   PAYMENT_INTENT_STATUSES,
   type PaymentIntentStatus,
   type Refund,
+  REFUND_OPERATOR_KEY_METADATA,
   RefundRefusedError,
   type RefundRequest,
   type SavedPaymentMethod,
@@ -253,7 +254,11 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
     async refund(request: RefundRequest): Promise<Refund> {
       try {
         const refund = await stripe.refunds.create(
-          { charge: request.transactionId, ...(request.amountCents === undefined ? {} : { amount: request.amountCents }) },
+          {
+            charge: request.transactionId,
+            ...(request.amountCents === undefined ? {} : { amount: request.amountCents }),
+            ...(request.operatorKey === undefined ? {} : { metadata: { [REFUND_OPERATOR_KEY_METADATA]: request.operatorKey } }),
+          },
           { idempotencyKey: request.idempotencyKey },
         );
         return { refundId: refund.id, amountCents: refund.amount, status: (refund.status ?? 'pending') as Refund['status'] };

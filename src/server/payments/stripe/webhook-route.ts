@@ -6,7 +6,7 @@ import type { Database } from '../../db/client';
 import { applyPaymentEvent, type PaymentEvent } from '../../donations/payment-events';
 import { apiError } from '../../errors';
 import { errorAnswers, MACHINE_WRITE_ERRORS } from '../../http/error-answers';
-import type { PaymentGateway } from '../gateway';
+import { REFUND_OPERATOR_KEY_METADATA, type PaymentGateway } from '../gateway';
 
 /**
  * `POST /api/webhooks/stripe` (issue #11): Stripe's events, verified on the raw body with the endpoint's
@@ -73,7 +73,14 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
       const refund = event.data.object;
       const paymentIntentId = idOf(refund.payment_intent);
       if (!paymentIntentId) return { kind: 'ignored' };
-      return { kind: 'refund_created', paymentIntentId, gatewayRefundId: refund.id, amountCents: refund.amount, refundStatus: refund.status ?? 'pending' };
+      return {
+        kind: 'refund_created',
+        paymentIntentId,
+        gatewayRefundId: refund.id,
+        amountCents: refund.amount,
+        refundStatus: refund.status ?? 'pending',
+        operatorKey: refund.metadata?.[REFUND_OPERATOR_KEY_METADATA],
+      };
     }
     case 'charge.dispute.created':
     case 'charge.dispute.closed': {
