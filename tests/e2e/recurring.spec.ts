@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { MANAGE_PLAN_API_PATH } from '../../src/shared/recurring';
+import { PAUSE_DATE_TOO_FAR_MESSAGE } from '../../src/shared/recurring-api';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { E2E_ADMIN_TOKEN, E2E_DATA_DIR } from './e2e-env';
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
@@ -51,6 +52,16 @@ test('donor gives $30 monthly, manages the gift from the link in the receipt (pa
   await expect(summaryValue(page, '$30 monthly')).toBeVisible();
   await expect(summaryValue(page, 'Education and Outreach')).toBeVisible();
   await expectNoAxeViolations(page, 'manage page, active gift');
+
+  // A pause date the server refuses (more than a year away): the field says why, and so does the focused alert.
+  const pauseUntil = page.getByLabel('Pause until (optional)');
+  await pauseUntil.fill('2099-01-01');
+  await page.getByRole('button', { name: 'Pause Gift' }).click();
+  await expect(page.getByRole('alert')).toBeFocused();
+  await expect(page.getByRole('alert')).toContainText(PAUSE_DATE_TOO_FAR_MESSAGE);
+  await expect(pauseUntil).toHaveAttribute('aria-invalid', 'true');
+  await expect(summaryValue(page, 'Active')).toBeVisible();
+  await pauseUntil.fill('');
 
   await page.getByRole('button', { name: 'Pause Gift' }).click();
   await expect(announced(page)).toContainText('Your gift is paused until you resume it.');

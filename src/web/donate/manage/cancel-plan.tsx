@@ -32,6 +32,7 @@ export function CancelPlan({ giftLabel, busy, onConfirm }: { giftLabel: string; 
           <Button
             color="error"
             variant="contained"
+            disabled={busy}
             onClick={() => {
               setOpen(false);
               onConfirm();

@@ -94,18 +94,24 @@ export function ManagePlanPage() {
     if (notice) noticeRef.current?.focus();
   }, [notice]);
 
+  // NOTE: one change at a time, even from two clicks in the same frame (before `busy` has disabled the buttons).
+  const changing = useRef(false);
   const run = async (change: PlanChange, done: string): Promise<Record<string, string>> => {
+    if (changing.current) return {};
+    changing.current = true;
     setBusy(true);
-    const outcome = await changePlan(token, change);
-    setBusy(false);
+    const outcome = await changePlan(token, change).finally(() => {
+      changing.current = false;
+      setBusy(false);
+    });
     if (outcome.kind === 'plan') {
       setState({ step: 'plan', plan: outcome.plan });
       setNotice({ severity: 'success', text: `${done} We sent you a confirmation e-mail.` });
       return {};
     }
-    if (outcome.kind === 'invalid') return { [outcome.field.replace(/^body\./, '')]: outcome.message };
+    // A refused field is marked at the field and announced in the notice, which takes the focus.
     setNotice({ severity: 'error', text: outcome.message });
-    return {};
+    return outcome.kind === 'invalid' ? { [outcome.field.replace(/^body\./, '')]: outcome.message } : {};
   };
 
   // Stripe.js confirmed the renewal the bank wanted authenticated: the server checks with Stripe and records it.

@@ -50,6 +50,9 @@ export function StripePaymentConfirmation({ payments, payment, busy, onConfirmed
       });
       if (result.error) setError(result.error.message ?? NOT_CONFIRMED_MESSAGE);
       else await onConfirmed();
+    } catch {
+      // NOTE: Stripe.js rejects (rather than answering an error) when it cannot reach Stripe: the donor may try again.
+      setError(NOT_CONFIRMED_MESSAGE);
     } finally {
       setConfirming(false);
     }
