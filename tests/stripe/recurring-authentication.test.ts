@@ -8,7 +8,7 @@ import { donations, mailOutbox, receipts, type RecurringPlanRow } from '../../sr
 import { manualClock } from '../../src/server/mail/clock';
 import type { PaymentGateway } from '../../src/server/payments/gateway';
 import { runBilling, type BillingReport } from '../../src/server/recurring/billing';
-import { chargeDate } from '../../src/server/recurring/calendar';
+import { chargeDate, toIsoDate } from '../../src/server/recurring/calendar';
 import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 import { firstPlan, managePlanPath, manageTokenOf, updateCardOnPage } from './recurring-helpers';
@@ -310,6 +310,19 @@ describe('the donor confirming while the retry runs: the period is charged once'
     expect(standIn.paymentIntents.find((intent) => intent.id === renewal.paymentIntentId)?.status).toBe('canceled');
     expect(await confirmOnPage(stale)).toEqual({ httpStatus: 400, intentStatus: 'canceled' });
     expect(succeededCharges(plan)).toHaveLength(1);
+  });
+
+  it('paying the period left behind keeps a pause until a date: the plan moves on to its next period, still paused', async () => {
+    const plan = await giveMonthly();
+    await renewalNeedsAuthentication(plan);
+    const token = await manageTokenOf(t, clock);
+    const payment = await offered(token);
+    const until = toIsoDate(new Date(clock.now().getTime() + 120 * 24 * 60 * 60 * 1000));
+    expect((await app.post(managePlanPath(token), { action: 'pause', until })).statusCode).toBe(200);
+    expect(await confirmOnPage(payment)).toEqual({ httpStatus: 200, intentStatus: 'succeeded' });
+    expect((await postConfirmed(token)).statusCode).toBe(200);
+    expect(await firstPlan(t)).toMatchObject({ status: 'paused', pausedUntil: until, period: 2, nextChargeOn: chargeDate(plan.anchorDate, 'monthly', 2) });
+    expect(succeededCharges(plan)).toHaveLength(2);
   });
 
   it('a payment of a period another try already charged is not recorded twice, and the webhook still answers 200', async () => {

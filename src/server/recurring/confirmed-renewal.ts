@@ -38,7 +38,8 @@ function isUniqueViolation(error: unknown): boolean {
  * `donationId`, in ONE transaction of `db` (a savepoint when `db` is the caller's, e.g. the webhook's): locks the plan
  * row first (so the webhook and the page's POST, arriving together, record it one after the other), then moves the
  * try failed -> succeeded with its receipt (markDonationSucceeded) and, while the plan is still at that period and
- * not cancelled, makes it active on its next period (paidPeriodChanges). Resolves with the outcome; never rejects for
+ * not cancelled, makes it active on its next period (paidPeriodChanges; a plan its donor paused until a date stays
+ * paused until then, on its next period). Resolves with the outcome; never rejects for
  * a period charged by another try (checked first, and the unique index's violation caught): that is
  * `period_charged`. Rejects when the database fails.
  */
@@ -67,7 +68,11 @@ export async function recordConfirmedRenewal(db: Database, donationId: string, i
       if (isUniqueViolation(error)) return 'period_charged';
       throw error;
     }
-    if (plan.period === period) await settlePlanPeriod(tx, plan.id, period, paidPeriodChanges(plan, charge), COLLECTING_STATUSES);
+    if (plan.period === period) {
+      // NOTE: a donor who paused the gift until a date keeps that pause: paying the period left behind does not resume it.
+      const pausedUntil = plan.status === 'paused' && plan.pausedUntil !== null ? { status: 'paused' as const, pausedUntil: plan.pausedUntil } : {};
+      await settlePlanPeriod(tx, plan.id, period, { ...paidPeriodChanges(plan, charge), ...pausedUntil }, COLLECTING_STATUSES);
+    }
     return 'recorded';
   });
 }

@@ -143,7 +143,8 @@ export async function resumeEndedPauses(db: Database, now: Date): Promise<number
     await db
       .update(recurringPlans)
       .set({ status: 'active', pausedUntil: null, retryCount: 0, ...resumeScheduleOf(plan, today), updatedAt: sql`now()` })
-      .where(and(eq(recurringPlans.id, plan.id), eq(recurringPlans.status, 'paused')));
+      // NOTE: only while still paused until that day: a donor who paused again meanwhile, to a later date, stays paused.
+      .where(and(eq(recurringPlans.id, plan.id), eq(recurringPlans.status, 'paused'), eq(recurringPlans.pausedUntil, plan.pausedUntil ?? today)));
   }
   return ended.length;
 }
