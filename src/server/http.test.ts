@@ -186,6 +186,16 @@ describe('failures answer {success: false, error}', () => {
     expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: NOT_FOUND_MESSAGE });
   });
 
+  it.each(['/api/recurring/manage/%E0%A4%A', '/donate/manage/%E0%A4%A', '/api/admin/donations/%FF/refund'])(
+    'a URL that cannot be decoded, %s: 404 JSON, not cached, nosniff',
+    async (url) => {
+      const response = await t.app.inject({ method: 'POST', url, payload: {} });
+      expect(response.statusCode).toBe(404);
+      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: NOT_FOUND_MESSAGE });
+      expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+    },
+  );
+
   it('malformed JSON: 400', async () => {
     const response = await postRaw('{"amount": 25,', 'application/json');
     expect(response.statusCode).toBe(400);
