@@ -1,9 +1,6 @@
 import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
-import type { CardBrand } from '../../shared/card';
-import type { Cause } from '../../shared/causes';
-import type { Frequency } from '../../shared/frequencies';
 import type { Database } from '../db/client';
-import { type DonationStatus, donations, receipts } from '../db/schema';
+import { type DonationRow, donations, receipts } from '../db/schema';
 import { addDays, startOfDay } from '../recurring/calendar';
 
 /**
@@ -16,36 +13,43 @@ import { addDays, startOfDay } from '../recurring/calendar';
 /** How many rows one query of an export reads (keyset pagination: `LIMIT` this, after the last row of the batch before). */
 export const EXPORT_BATCH_SIZE = 500;
 
-/** One gift of an export: its receipt, the donation and its donor as stored. Money in integer cents. */
-export interface ExportRow {
+/**
+ * The donation's columns an export writes, as stored. `status` is succeeded (partly refunded maybe), refunded or
+ * disputed: a receipted gift was never pending or failed; `refundedCents` is what an operator refunded so far
+ * (migration 0008), all of it once the gift is `refunded`. Money in integer cents.
+ */
+type ExportedDonationColumns = Pick<
+  DonationRow,
+  | 'status'
+  | 'amountCents'
+  | 'refundedCents'
+  | 'currency'
+  | 'frequency'
+  | 'cause'
+  | 'donorName'
+  | 'donorEmail'
+  | 'donorPhone'
+  | 'addressStreet'
+  | 'addressCity'
+  | 'addressState'
+  | 'addressZipCode'
+  | 'addressCountry'
+  | 'message'
+  | 'isAnonymous'
+  | 'cardBrand'
+  | 'cardLast4'
+  | 'gateway'
+  | 'isTestPayment'
+>;
+
+/** One gift of an export: its receipt, the donation and its donor as stored (ExportedDonationColumns). */
+export interface ExportRow extends ExportedDonationColumns {
   receiptNumber: string;
   /** When the receipt was issued: the moment the gift succeeded (decision 0041). */
   issuedAt: Date;
   donationId: string;
-  /** succeeded (partly refunded maybe), refunded or disputed: a receipted gift was never pending or failed. */
-  status: DonationStatus;
-  amountCents: number;
-  /** Cents refunded so far by an operator (migration 0008); all of it once the gift is `refunded`. */
-  refundedCents: number;
-  currency: string;
-  frequency: Frequency;
-  cause: Cause;
-  donorName: string;
-  donorEmail: string;
-  donorPhone: string | null;
-  addressStreet: string | null;
-  addressCity: string | null;
-  addressState: string | null;
-  addressZipCode: string | null;
-  addressCountry: string | null;
-  message: string | null;
-  isAnonymous: boolean;
-  cardBrand: CardBrand | null;
-  cardLast4: string | null;
-  gateway: string;
   /** The gateway's charge id (`ch_...`), known for every gift that succeeded. */
   transactionId: string | null;
-  isTestPayment: boolean;
   /** True for a charge of a recurring plan (issue #13: donations.recurring_plan_id not null), its first gift included. */
   isRecurring: boolean;
 }
