@@ -252,6 +252,13 @@ describe('idempotency and concurrency', () => {
     expect(new Set(same.map((answer) => answer.json<{ refund: { id: string } }>().refund.id)).size).toBe(1);
     expect(gatewayRefundsOf(other.transactionId)).toHaveLength(1);
     expect(await donationRow(other.id)).toMatchObject({ status: 'refunded', refundedCents: 2500 });
+
+    // One key for two donations at once: one is refunded, the other answered 422, and nothing is refunded unrecorded.
+    const [first, second] = [await give(25), await give(25)];
+    const shared = randomUUID();
+    const both = await Promise.all([refund(first.id, { amount: 5 }, shared), refund(second.id, { amount: 5 }, shared)]);
+    expect(both.map((answer) => answer.statusCode).sort()).toEqual([200, 422]);
+    expect([...gatewayRefundsOf(first.transactionId), ...gatewayRefundsOf(second.transactionId)]).toHaveLength(1);
   });
 
   it("a lost gateway answer is a 503 that records nothing; the retry with the same key gets the gateway's first refund, recorded once", async () => {

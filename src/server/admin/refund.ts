@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, type DonationRefundRow, type DonationStatus } from '../db/schema';
 import { recordRefund } from '../donations/refund-ledger';
@@ -69,8 +69,8 @@ function notRefundable(donation: { status: DonationStatus; gateway: string; amou
 }
 
 /**
- * Refunds `asked` (issue #14). In ONE transaction: locks the donation's row (FOR UPDATE; a second refund of it waits
- * here, then sees this one), answers the recorded refund again for an Idempotency-Key seen before (`replayed`), checks
+ * Refunds `asked` (issue #14). In ONE transaction: takes the Idempotency-Key's advisory lock, locks the donation's
+ * row (FOR UPDATE; a second refund of it waits here, then sees this one), answers the recorded refund again for an Idempotency-Key seen before (`replayed`), checks
  * the donation is refundable and the amount is at most what is left, asks the gateway for the refund under
  * {@link gatewayRefundKey} with the operator's key kept at the gateway (so that its webhook, should it report the refund
  * before this request's retry, records it under that key and the retry answers it), and records it (recordRefund:
@@ -82,6 +82,9 @@ function notRefundable(donation: { status: DonationStatus; gateway: string; amou
  */
 export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Promise<RefundOutcome> {
   return deps.db.transaction(async (tx): Promise<RefundOutcome> => {
+    // NOTE: one request per Idempotency-Key at a time, whatever donation it names: two requests with one key for two
+    // donations would each lock their own row, both refund at the gateway, and only one could be recorded.
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`refund:${asked.idempotencyKey}`}, 0))`);
     const [donation] = await tx
       .select({
         id: donations.id,
