@@ -52,6 +52,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0006_recurring_plans': '4730ffa742967010918e95fe48788afe8ed6f1d55a98a6959aaf25d02abcd958',
   '0007_card_expiring_reminders': '068e0914e8d1e200683066a689a32d2f1369649e49bfdca884cb72a87fe1781f',
   '0008_operations_refunds_audit_digest': '24201158de1e7678bcb69fb3483be79006b5816b579b955a5a859feeeb9c5b93',
+  '0009_renewal_payment_method': '9b27c5b90e2ab0c4aaa8fec8c27753120b3f5f1bcc03c4c6f69c56156a17023f',
 };
 
 describe('migrations from an empty database', () => {

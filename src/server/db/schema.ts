@@ -90,6 +90,12 @@ export const donations = pgTable(
     recurringPlanId: uuid('recurring_plan_id').references((): AnyPgColumn => recurringPlans.id),
     recurringPeriod: integer('recurring_period'),
     recurringAttempt: integer('recurring_attempt'),
+    /**
+     * The saved payment method a renewal try charges (issue #13; migration 0009), written with the try: a try sent
+     * again after a lost answer goes to the gateway with the same card under the same key, whatever card the plan has
+     * since. NULL for a gift that is not a renewal.
+     */
+    renewalPaymentMethodId: text('renewal_payment_method_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

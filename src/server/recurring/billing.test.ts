@@ -271,7 +271,7 @@ describe('a donor changing a plan while a billing run is under way', () => {
     expect((await renewals(cancelled?.id ?? '')).map((row) => row.period)).toEqual([0]);
   });
 
-  it('a try whose answer was lost is sent again as it was first sent, whatever the donor changed meanwhile, and charged once', async () => {
+  it('a try whose answer was lost is sent again as it was first sent (amount, cause, card), whatever the donor changed meanwhile, and charged once', async () => {
     const plan = await startPlan('2027-01-31T15:00:00Z');
     // The gateway charges the card, but its answer never reaches the run.
     let lost: Awaited<ReturnType<PaymentGateway['chargeSavedPaymentMethod']>> | undefined;
@@ -285,6 +285,7 @@ describe('a donor changing a plan while a billing run is under way', () => {
     expect(await runThrough(lostAnswer, '2027-02-28T00:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 1 });
     expect((await change(plan.id, { action: 'change_amount', amount: 45 })).status).toBe('changed');
     expect((await change(plan.id, { action: 'change_cause', cause: 'education-outreach' })).status).toBe('changed');
+    await putCard(plan.id, '5555555555554444');
 
     const afterLease = new Date(new Date('2027-02-28T00:00:00Z').getTime() + BILLING_LEASE_MS + 1).toISOString();
     expect(await runThrough(t.gateway, afterLease)).toEqual({ charged: 1, failed: 0, skipped: 0 });
@@ -295,8 +296,11 @@ describe('a donor changing a plan while a billing run is under way', () => {
       { period: 0, attempt: 1, status: 'succeeded', amountCents: 3000 },
       { period: 1, attempt: 1, status: 'succeeded', amountCents: 3000 },
     ]);
-    // The new amount counts from the next charge.
+    expect(renewal?.cardLast4).toBe('4242');
+    // The plan still shows the donor's new card, which, with the new amount, counts from the next charge.
+    expect(await planNow(plan.id)).toMatchObject({ cardLast4: '4444', amountCents: 4500 });
     expect(await runAt('2027-03-31T00:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 0 });
     expect((await renewals(plan.id)).at(-1)).toMatchObject({ period: 2, amountCents: 4500, status: 'succeeded' });
+    expect(await planNow(plan.id)).toMatchObject({ cardLast4: '4444' });
   });
 });

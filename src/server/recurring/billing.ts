@@ -58,7 +58,8 @@ async function recordCharged(db: Database, plan: RecurringPlanRow, donation: Ren
   await db.transaction(async (tx) => {
     await markDonationSucceeded(tx, donation.id, result, succeededAnswer(donor));
     if (result.paymentIntentId) await tx.update(donations).set({ paymentIntentId: result.paymentIntentId }).where(eq(donations.id, donation.id));
-    await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, result));
+    const planCard = donation.paymentMethodId === null || donation.paymentMethodId === plan.paymentMethodId;
+    await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, planCard ? result : undefined));
   });
 }
 
@@ -142,7 +143,7 @@ async function billPlan(deps: BillingDeps, claimed: RecurringPlanRow, now: Date)
   let result: SavedPaymentMethodChargeResult;
   try {
     result = await gateway.chargeSavedPaymentMethod({
-      paymentMethod: { paymentMethodId: plan.paymentMethodId, customerId: plan.customerId ?? undefined },
+      paymentMethod: { paymentMethodId: donation.paymentMethodId ?? plan.paymentMethodId, customerId: plan.customerId ?? undefined },
       amountCents: donation.amountCents,
       currency: plan.currency,
       idempotencyKey: renewalIdempotencyKey(plan.id, plan.period, attempt),

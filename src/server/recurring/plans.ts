@@ -121,16 +121,26 @@ export async function claimDuePlans(
     .returning();
 }
 
-/** The renewal donation of one try of a plan's period: its id and status, and the amount (cents) and cause it charges. */
+/**
+ * The renewal donation of one try of a plan's period: its id and status, and the amount (cents), cause and saved
+ * payment method it charges (NULL on a try written before migration 0009: the plan's).
+ */
 export interface RenewalDonation {
   id: string;
   status: (typeof donations.$inferSelect)['status'];
   amountCents: number;
   cause: (typeof donations.$inferSelect)['cause'];
+  paymentMethodId: string | null;
 }
 
 /** The columns of a {@link RenewalDonation}. */
-const renewalDonationColumns = { id: donations.id, status: donations.status, amountCents: donations.amountCents, cause: donations.cause };
+const renewalDonationColumns = {
+  id: donations.id,
+  status: donations.status,
+  amountCents: donations.amountCents,
+  cause: donations.cause,
+  paymentMethodId: donations.renewalPaymentMethodId,
+};
 
 /** A try of a renewal period: its donation, try number, status, and the payment intent it holds (decision 0046), if any. */
 export interface RenewalTry {
@@ -207,6 +217,7 @@ export async function findOrCreateRenewalDonation(db: Database, plan: RecurringP
       recurringPlanId: plan.id,
       recurringPeriod: plan.period,
       recurringAttempt: attempt,
+      renewalPaymentMethodId: plan.paymentMethodId,
     })
     .onConflictDoNothing()
     .returning(renewalDonationColumns);
@@ -229,8 +240,8 @@ export type RenewalTryStart =
  * donor's change does (applyPlanChange): only while the plan is still billable and at that period (a donor who
  * cancelled or paused it since the run claimed it is never charged; issue #13, "A cancelled plan is never charged
  * again"), finds or creates the try's donation (findOrCreateRenewalDonation) from the plan as it is now. A try written
- * before (a run that died, or whose charge timed out) keeps the amount and cause it was first charged with, so its
- * retry sends the gateway the same request under the same key. Rejects when the database fails.
+ * before (a run that died, or whose charge timed out) keeps the amount, cause and card it was first charged with, so
+ * its retry sends the gateway the same request under the same key. Rejects when the database fails.
  */
 export async function startRenewalTry(db: Database, claimed: Pick<RecurringPlanRow, 'id' | 'period'>, attempt: number): Promise<RenewalTryStart> {
   return db.transaction(async (tx): Promise<RenewalTryStart> => {
@@ -270,16 +281,17 @@ export async function settlePlanPeriod(
 
 /**
  * The columns of a plan whose current period was just paid with `card` (the charge's brand and last 4): active on
- * its next period, the dunning state cleared (issue #13: a renewal charged, or confirmed by the donor).
+ * its next period, the dunning state cleared (issue #13: a renewal charged, or confirmed by the donor), and the card
+ * shown as the one charged; without `card` (a retry charged the card the try was first sent with, which the donor has
+ * replaced since), the plan keeps showing its own.
  */
-export function paidPeriodChanges(plan: Pick<RecurringPlanRow, 'anchorDate' | 'frequency' | 'period'>, card: { cardBrand: CardBrand; last4: string }) {
+export function paidPeriodChanges(plan: Pick<RecurringPlanRow, 'anchorDate' | 'frequency' | 'period'>, card: { cardBrand: CardBrand; last4: string } | undefined) {
   return {
     status: 'active' as const,
     ...scheduleOf(plan, plan.period + 1),
     retryCount: 0,
     pastDueSince: null,
     pausedUntil: null,
-    cardBrand: card.cardBrand,
-    cardLast4: card.last4,
+    ...(card ? { cardBrand: card.cardBrand, cardLast4: card.last4 } : {}),
   };
 }

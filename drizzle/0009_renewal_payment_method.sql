@@ -1,0 +1,1 @@
+ALTER TABLE "donations" ADD COLUMN "renewal_payment_method_id" text;
