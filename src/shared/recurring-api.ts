@@ -108,6 +108,12 @@ export const SETUP_INTENT_NOT_SAVED_MESSAGE = 'Your new card was not saved. Plea
 
 /** 409 of a change the plan's status does not allow (resume an active plan; anything once cancelled). */
 export const PLAN_CHANGE_NOT_ALLOWED_MESSAGE = 'This change is not possible for your gift as it stands. Reload the page to see it.';
+/**
+ * 409 of a cancel or a pause while a charge of the gift is under way (its outcome not known yet): the donor tries
+ * again once it is settled, a few minutes at most.
+ */
+export const PLAN_CHARGE_UNDER_WAY_MESSAGE =
+  'A payment of your gift is being processed right now. Please try again in a few minutes: if it goes through, it will be the last one.';
 /** 400 of a pause until a date that is not after today (UTC). */
 export const PAUSE_DATE_IN_PAST_MESSAGE = 'Please choose a date after today';
 /** Longest pause until a date, in days: a longer one is a pause until the donor resumes. */

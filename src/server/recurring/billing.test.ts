@@ -283,12 +283,16 @@ describe('a donor changing a plan while a billing run is under way', () => {
       },
     };
     expect(await runThrough(lostAnswer, '2027-02-28T00:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 1 });
+    // Until that try is settled, the donor can change the gift but neither cancel nor pause it: its outcome is unknown.
+    for (const action of ['cancel', 'pause'] as const) expect((await change(plan.id, { action })).status, action).toBe('charge_under_way');
     expect((await change(plan.id, { action: 'change_amount', amount: 45 })).status).toBe('changed');
     expect((await change(plan.id, { action: 'change_cause', cause: 'education-outreach' })).status).toBe('changed');
     await putCard(plan.id, '5555555555554444');
 
     const afterLease = new Date(new Date('2027-02-28T00:00:00Z').getTime() + BILLING_LEASE_MS + 1).toISOString();
     expect(await runThrough(t.gateway, afterLease)).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    expect((await change(plan.id, { action: 'pause' })).status).toBe('changed');
+    expect((await change(plan.id, { action: 'resume' })).status).toBe('changed');
     // The first charge's answer, replayed by the gateway under the same key: no second charge.
     const [renewal] = await t.db.select().from(donations).where(and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, 1)));
     expect(lost?.status === 'succeeded' && renewal?.gatewayTransactionId === lost.transactionId).toBe(true);

@@ -11,6 +11,7 @@ import {
   ManagedPlanAnswerSchema,
   PAYMENT_NOT_CONFIRMED_MESSAGE,
   PLAN_CHANGE_NOT_ALLOWED_MESSAGE,
+  PLAN_CHARGE_UNDER_WAY_MESSAGE,
   PlanChangeSchema,
   SETUP_INTENT_NOT_SAVED_MESSAGE,
 } from '../../shared/recurring-api';
@@ -107,7 +108,8 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
    * until a date or until resumed, resume, a new card, cancel), confirmed by e-mail (see applyPlanChange). Answers
    * 200 with the plan as changed; 400 bad input (fieldErrors), card data in Stripe mode (its card is updated through
    * Stripe), a SetupIntent in test mode, or one that saved no card on the plan's Customer (`setupIntentId`); 402 a card the gateway refused (its message); 403 CSRF; 404 a bad token; 409 a change the plan's status
-   * does not allow (resume an active plan; anything once cancelled); 413/415; 429 the per-IP limits; 500. A resume or
+   * does not allow (resume an active plan; anything once cancelled), or a cancel or pause while a charge of the gift is
+   * under way (PLAN_CHARGE_UNDER_WAY_MESSAGE, Retry-After); 413/415; 429 the per-IP limits; 500. A resume or
    * cancel leaves the plan's period behind: the payment it held for the donor's confirmation is settled (cancelled at
    * the gateway, or recorded if it was paid first; decision 0046), so a page still open cannot pay it any more.
    */
@@ -139,6 +141,8 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
           return reply.code(200).send({ success: true, data: await viewOf(outcome.plan, request.log) });
         case 'not_allowed':
           return reply.code(409).send(apiError(PLAN_CHANGE_NOT_ALLOWED_MESSAGE));
+        case 'charge_under_way':
+          return reply.code(409).header('retry-after', '300').send(apiError(PLAN_CHARGE_UNDER_WAY_MESSAGE));
         case 'invalid':
           return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { [outcome.field]: outcome.message }));
         case 'card_declined':

@@ -27,10 +27,14 @@ const ALLOWED_FROM: Record<PlanChange['action'], readonly RecurringPlanStatus[]>
   cancel: ['active', 'past_due', 'paused'],
 };
 
-/** What became of a change: done (the plan as changed), not allowed now, refused input, or a card the gateway refused. */
+/**
+ * What became of a change: done (the plan as changed), not allowed now, not now because a charge of the plan is under
+ * way (a cancel or a pause), refused input, or a card the gateway refused.
+ */
 export type PlanChangeOutcome =
   | { status: 'changed'; plan: RecurringPlanRow }
   | { status: 'not_allowed' }
+  | { status: 'charge_under_way' }
   | { status: 'invalid'; field: string; message: string }
   | { status: 'card_declined'; message: string };
 
@@ -101,9 +105,25 @@ async function newCardOf(gateway: PaymentGateway, change: PlanChange): Promise<{
 }
 
 /**
+ * True while a try of `plan`'s current period is `pending`: the billing run is charging it, or its answer was lost and
+ * the run sends it again once its lease expires. NOTE: a cancel or a pause then waits (409): the try's outcome is not
+ * known, and only a billable plan is charged, so a plan stopped now would leave a charge the gateway may have made
+ * unrecorded, or would be charged after the donor stopped it.
+ */
+async function hasChargeUnderWay(db: Database, plan: RecurringPlanRow): Promise<boolean> {
+  const [pending] = await db
+    .select({ id: donations.id })
+    .from(donations)
+    .where(and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, plan.period), eq(donations.status, 'pending')))
+    .limit(1);
+  return pending !== undefined;
+}
+
+/**
  * Applies `change` to plan `planId` at `now`: checks the input, saves a new card with the gateway first (newCardOf;
  * a refused card changes nothing), then, in ONE transaction, locks the plan, checks that its status allows the change
- * (and that a SetupIntent's card is on the plan's own Customer), writes it and enqueues the `plan_changed` e-mail. A
+ * (that a SetupIntent's card is on the plan's own Customer, and, for a cancel or a pause, that no charge of the plan
+ * is under way: hasChargeUnderWay), writes it and enqueues the `plan_changed` e-mail. A
  * past-due plan keeps its retry date: a new card is charged at the next retry. Rejects when the database or the
  * gateway fails.
  */
@@ -116,6 +136,7 @@ export async function applyPlanChange(deps: PlanChangeDeps, planId: string, chan
   return deps.db.transaction(async (tx): Promise<PlanChangeOutcome> => {
     const [plan] = await tx.select().from(recurringPlans).where(eq(recurringPlans.id, planId)).for('update');
     if (!plan || !ALLOWED_FROM[change.action].includes(plan.status)) return { status: 'not_allowed' };
+    if ((change.action === 'cancel' || change.action === 'pause') && (await hasChargeUnderWay(tx, plan))) return { status: 'charge_under_way' };
     if (change.action === 'use_setup_intent' && saved?.customerId !== plan.customerId) return SETUP_INTENT_NOT_SAVED;
     const [changed] = await tx
       .update(recurringPlans)
