@@ -8,7 +8,7 @@ import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../shared/api';
 import { passesLuhn } from '../shared/card';
 import type { DonationSubmissionInput } from '../shared/donation';
 import { IN_MEMORY_DATA_DIR } from './config';
-import { openDatabase } from './db/client';
+import { MIGRATIONS_FOLDER, openDatabase } from './db/client';
 import { csrfHeaders, type ServerProcess } from './testing/server-process';
 import { useServerWorkspace } from './testing/server-workspace';
 import { validSubmission } from './testing/test-app';
@@ -58,15 +58,24 @@ beforeAll(async () => {
 
 
 /**
- * Every run of 13 to 19 digits in `text` (not part of a longer run) that passes the Luhn check, except
- * what cannot be a card number: the decimals of a fraction (pino's `responseTime: 2.38542999999936`) and
- * timestamps of this test run in epoch milliseconds (pino's `time`).
+ * When each migration was generated, in epoch milliseconds (the journal's `when`), which the database keeps in
+ * drizzle.__drizzle_migrations.created_at: 13 digits that may pass the Luhn check, and are no card number.
  */
-function luhnRuns(text: string): string[] {
+const MIGRATION_TIMESTAMPS = readFile(path.join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8').then(
+  (journal) => new Set((JSON.parse(journal) as { entries: Array<{ when: number }> }).entries.map((entry) => String(entry.when))),
+);
+
+/**
+ * Every run of 13 to 19 digits in `text` (not part of a longer run) that passes the Luhn check, except
+ * what cannot be a card number: the decimals of a fraction (pino's `responseTime: 2.38542999999936`),
+ * timestamps of this test run in epoch milliseconds (pino's `time`) and the migrations' (MIGRATION_TIMESTAMPS).
+ */
+async function luhnRuns(text: string): Promise<string[]> {
+  const migrationTimestamps = await MIGRATION_TIMESTAMPS;
   const isTimestampOfThisRun = (run: string) => Number(run) >= startedAtMs && Number(run) <= Date.now();
   return [...text.matchAll(/(?<![\d.])\d{13,19}(?!\d)/g)]
     .map((match) => match[0])
-    .filter((run) => passesLuhn(run) && !isTimestampOfThisRun(run));
+    .filter((run) => passesLuhn(run) && !isTimestampOfThisRun(run) && !migrationTimestamps.has(run));
 }
 
 /** Occurrences of `cvv` as a value of its own: not inside a longer number, a decimal, a timestamp or a hex id (UUID, hash). */
@@ -120,10 +129,10 @@ describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
       expect(dump.includes(card.number), `card number ${card.number} in the dump`).toBe(false);
       expect(cvvValues(dump, card.cvv), `CVV ${card.cvv} in the dump`).toBe(0);
     }
-    expect(luhnRuns(dump)).toEqual([]);
+    expect(await luhnRuns(dump)).toEqual([]);
   });
 
-  it('writes no card number, no CVV and no Luhn-valid digit run to the log (stdout and stderr), and echoes none in an answer', () => {
+  it('writes no card number, no CVV and no Luhn-valid digit run to the log (stdout and stderr), and echoes none in an answer', async () => {
     const log = server?.lines.join('\n') ?? '';
     expect(log).toContain('"msg":"request completed"');
     for (const text of [log, server?.stderrLines.join('\n') ?? '', answers.join('\n')]) {
@@ -131,7 +140,7 @@ describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
         expect(text.includes(card.number), `card number ${card.number}`).toBe(false);
         expect(cvvValues(text, card.cvv), `CVV ${card.cvv}`).toBe(0);
       }
-      expect(luhnRuns(text)).toEqual([]);
+      expect(await luhnRuns(text)).toEqual([]);
     }
   });
 
@@ -143,7 +152,7 @@ describe('no card data anywhere (issue #4, PCI DSS 3.3)', () => {
         expect(text.includes(card.number), `card number ${card.number} in ${file}`).toBe(false);
         expect(cvvValues(text, card.cvv), `CVV ${card.cvv} in ${file}`).toBe(0);
       }
-      expect(luhnRuns(text), `Luhn-valid digit runs in ${file}`).toEqual([]);
+      expect(await luhnRuns(text), `Luhn-valid digit runs in ${file}`).toEqual([]);
     }
   });
 });
