@@ -12,6 +12,7 @@ import { expectNoAxeViolations } from './a11y-helpers';
 import { chooseDonation, expect, field, TEST_CARDS, test as base } from './fixtures';
 import { manageLinkPath, waitForMail, waitForReceipt } from './mail-helpers';
 import { expectFocusVisible, tabTo } from './keyboard-helpers';
+import { expectNoHorizontalScroll } from './reflow-helpers';
 
 /**
  * Issue #11 in a real browser: the site in Stripe mode (PAYMENT_GATEWAY=stripe), its own server process per test
@@ -309,6 +310,9 @@ test.describe('in Stripe mode', () => {
       const confirm = page.getByRole('button', { name: 'Confirm Payment of $25' });
       await expect(confirm).toBeEnabled();
       await expectNoAxeViolations(page, 'the manage page with a payment to confirm');
+      await page.setViewportSize({ width: 320, height: 800 });
+      await expectNoHorizontalScroll(page, 'the manage page with a payment to confirm, at 320 px');
+      await page.setViewportSize({ width: 1280, height: 800 });
       await tabTo(page, confirm);
       await expectFocusVisible(page);
       await page.keyboard.press('Enter');
