@@ -12,7 +12,7 @@ import { registerDigest } from './digest/plugin';
 import type { Database } from './db/client';
 import { registerReconciler } from './donations/reconciler';
 import { donationRoutes } from './donations/routes';
-import { apiError, handleError, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
+import { apiError, handleError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
 import { registerHealthRoutes } from './health/health-routes';
 import { registerOpenApi } from './http/openapi';
 import { fingerprintSecret } from './idempotency/idempotency-key';
@@ -67,15 +67,17 @@ export async function buildApp({ config, db, gateway: untimedGateway, logger, cl
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     // NOTE: a URL that cannot be decoded (`%E0%A4%A`, FST_ERR_BAD_URL) names nothing here: it is answered as an unknown
-    // path, in the API's own shape, instead of Fastify's default body; any other error Fastify raises before routing is
-    // a 400 in that shape. No hook runs for these answers, so they carry the two headers that matter for a JSON error.
-    frameworkErrors: (error, _request, reply: FastifyReply) => {
+    // path, in the API's own shape, instead of Fastify's default body; the other error Fastify raises before routing (a
+    // route constraint that failed, FST_ERR_ASYNC_CONSTRAINT) is ours, a 500. No hook runs for these answers, so they
+    // carry the two headers that matter for a JSON error.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
+      if (!badUrl) request.log.error({ err: error }, 'Request failed before routing');
       void reply
-        .code(badUrl ? 404 : 400)
+        .code(badUrl ? 404 : 500)
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
-        .send(apiError(badUrl ? NOT_FOUND_MESSAGE : INVALID_INPUT_MESSAGE));
+        .send(apiError(badUrl ? NOT_FOUND_MESSAGE : INTERNAL_ERROR_MESSAGE));
     },
   });
 

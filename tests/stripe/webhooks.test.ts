@@ -234,6 +234,11 @@ describe("refunds made in Stripe's Dashboard (refund.created; issue #14, decisio
 
       expect(await donationOf(gift.paymentIntentId), order.join(' then ')).toMatchObject({ status: 'refunded', refundedCents: 5000 });
       expect(await mailKindsOf(gift.donationId), order.join(' then ')).toEqual(['partial_refund', 'receipt', 'receipt_void']);
+      // Both refunds are in the ledger, whichever event came first: they add up to the gift.
+      expect((await refundRowsOf(gift.donationId)).map((row) => row.amountCents).sort(), order.join(' then ')).toEqual([1000, 4000]);
+      // A second delivery of the last refund.created changes nothing.
+      expect(await app.deliverEvent('refund.created', gift.paymentIntentId)).toEqual([200]);
+      expect(await refundRowsOf(gift.donationId)).toHaveLength(2);
     }
   });
 

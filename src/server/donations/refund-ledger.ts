@@ -67,8 +67,9 @@ export const reportedRefundKey = (gateway: string, gatewayRefundId: string) => `
 
 /**
  * What became of a reported refund: `recorded` now; `known` (recorded before, by the operator's refund route or an
- * earlier delivery); or `not_applicable`, because the donation is not a succeeded gift (refunded in full already,
- * disputed, never charged) or the amount is more than what is left of it (a full refund's `charge.refunded` came first).
+ * earlier delivery); or `not_applicable`, because the donation is not a succeeded gift (disputed, never charged) or
+ * the amount is more than what is left of it. A gift already refunded in full by its `charge.refunded` gets the
+ * refund's row only (nothing else changes).
  */
 export type ReportedRefundOutcome = 'recorded' | 'known' | 'not_applicable';
 
@@ -88,12 +89,24 @@ export async function recordReportedRefund(tx: Database, refund: ReportedRefund)
     .for('update');
   const [known] = await tx.select({ id: donationRefunds.id }).from(donationRefunds).where(eq(donationRefunds.gatewayRefundId, refund.gatewayRefundId));
   if (known) return 'known';
-  if (donation?.status !== 'succeeded' || refund.amountCents <= 0 || refund.amountCents > keptAmountCents(donation)) return 'not_applicable';
+  if (!donation || refund.amountCents <= 0) return 'not_applicable';
   const { operatorKey, ...reported } = refund;
   // NOTE: under the operator's key when the refund was made through our route (its answer was lost, a 503): the
   // operator's retry with that key then finds it and answers it, instead of refusing an amount no longer left.
   const [keyTaken] = operatorKey ? await tx.select({ id: donationRefunds.id }).from(donationRefunds).where(eq(donationRefunds.idempotencyKey, operatorKey)) : [];
-  const idempotencyKey = operatorKey && !keyTaken ? operatorKey : reportedRefundKey(refund.gateway, refund.gatewayRefundId);
-  await recordRefund(tx, { ...reported, idempotencyKey });
+  const row = { ...reported, idempotencyKey: operatorKey && !keyTaken ? operatorKey : reportedRefundKey(refund.gateway, refund.gatewayRefundId) };
+  if (donation.status === 'refunded') {
+    // NOTE: the full refund's charge.refunded came first and moved the gift to refunded (refunded_cents, receipt, notice):
+    // the refund itself is still written, without counting it twice, so the gift's refunds add up to what it says.
+    const [recorded] = await tx
+      .select({ cents: sql<number>`coalesce(sum(${donationRefunds.amountCents}), 0)`.mapWith(Number) })
+      .from(donationRefunds)
+      .where(eq(donationRefunds.donationId, refund.donationId));
+    if ((recorded?.cents ?? 0) + refund.amountCents > donation.amountCents) return 'not_applicable';
+    await tx.insert(donationRefunds).values(row);
+    return 'recorded';
+  }
+  if (donation.status !== 'succeeded' || refund.amountCents > keptAmountCents(donation)) return 'not_applicable';
+  await recordRefund(tx, row);
   return 'recorded';
 }

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, asc, eq, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../shared/api';
@@ -13,9 +13,9 @@ import { MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import { ADMIN_BILLING_RUN_PATH, AS_OF_TEST_ONLY_MESSAGE } from './plugin';
 import type { PaymentGateway } from '../payments/gateway';
 import { memoryLog } from '../testing/payment-attempts';
-import { BILLING_LEASE_MS, runBilling } from './billing';
-import { applyPlanChange } from './manage';
-import { cardColumnsOf } from './plans';
+import { runBilling } from './billing';
+import { applyPlanChange, CHARGE_UNDER_WAY_MAX_MS } from './manage';
+import { BILLING_LEASE_MS, cardColumnsOf } from './plans';
 
 /**
  * The billing runner (issue #13) on a manual clock (DESIGN.md, "Time"): a year of monthly renewals in seconds with the
@@ -269,6 +269,33 @@ describe('a donor changing a plan while a billing run is under way', () => {
     expect(charged).toHaveLength(1);
     const cancelled = (await t.db.select().from(recurringPlans).where(eq(recurringPlans.status, 'cancelled')))[0];
     expect((await renewals(cancelled?.id ?? '')).map((row) => row.period)).toEqual([0]);
+  });
+
+  it('a card changed while its renewal is being charged stays the card the plan shows; the renewal keeps the card it charged', async () => {
+    const plan = await startPlan('2027-01-31T15:00:00Z');
+    const gateway: PaymentGateway = {
+      ...t.gateway,
+      async chargeSavedPaymentMethod(request) {
+        await putCard(plan.id, '5555555555554444');
+        return t.gateway.chargeSavedPaymentMethod(request);
+      },
+    };
+    expect(await runThrough(gateway, '2027-02-28T00:00:00Z')).toEqual({ charged: 1, failed: 0, skipped: 0 });
+    const [renewal] = await t.db.select().from(donations).where(and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, 1)));
+    expect(renewal?.cardLast4).toBe('4242');
+    expect(await planNow(plan.id)).toMatchObject({ cardLast4: '4444', period: 2 });
+  });
+
+  it('a try left pending for longer than CHARGE_UNDER_WAY_MAX_MS (the gateway failing every time) no longer holds off a cancel', async () => {
+    const plan = await startPlan('2027-01-31T15:00:00Z');
+    const failing: PaymentGateway = { ...t.gateway, chargeSavedPaymentMethod: () => Promise.reject(new Error('gateway down')) };
+    expect(await runThrough(failing, '2027-02-28T00:00:00Z')).toEqual({ charged: 0, failed: 0, skipped: 1 });
+    expect((await change(plan.id, { action: 'cancel' })).status).toBe('charge_under_way');
+    await t.db
+      .update(donations)
+      .set({ createdAt: sql`now() - make_interval(secs => ${CHARGE_UNDER_WAY_MAX_MS / 1000 + 1})` })
+      .where(and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, 1)));
+    expect((await change(plan.id, { action: 'cancel' })).status).toBe('changed');
   });
 
   it('a try whose answer was lost is sent again as it was first sent (amount, cause, card), whatever the donor changed meanwhile, and charged once', async () => {

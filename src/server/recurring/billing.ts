@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { CAUSE_DETAILS } from '../../shared/causes';
 import type { Database } from '../db/client';
-import { donations, type RecurringPlanRow } from '../db/schema';
+import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
 import { declinedAnswer, succeededAnswer } from '../donations/answers';
 import { markDonationFailed, markDonationSucceeded } from '../donations/repository';
 import { enqueueMail } from '../mail/outbox';
@@ -10,7 +10,7 @@ import type { PaymentGateway, SavedPaymentMethodChargeResult } from '../payments
 import { nextDunningStep } from './dunning';
 import { remindExpiringCards, resumeEndedPauses } from './manage';
 import { keepIntentAwaitingDonor, settleAwaitingPayment } from './awaiting-payment';
-import { claimDuePlans, nextAttemptOf, paidPeriodChanges, planDonorEmail, settlePlanPeriod, startRenewalTry, type RenewalDonation } from './plans';
+import { BILLING_LEASE_MS, claimDuePlans, nextAttemptOf, paidPeriodChanges, planDonorEmail, settlePlanPeriod, startRenewalTry, type RenewalDonation } from './plans';
 
 /**
  * The billing run (issue #13): claims the plans due, charges each one's saved card off-session, and records the
@@ -40,8 +40,6 @@ export interface BillingReport {
 
 /** Plans claimed per query. */
 const BATCH_SIZE = 20;
-/** How long a claim lasts, in ms: far longer than a charge can take (GATEWAY_TIMEOUT_MS, 20 s by default). */
-export const BILLING_LEASE_MS = 5 * 60 * 1000;
 
 /** The gateway idempotency key of try `attempt` of `period` of a plan: the same for every run that makes that try (issue #13). */
 export function renewalIdempotencyKey(planId: string, period: number, attempt: number): string {
@@ -58,7 +56,9 @@ async function recordCharged(db: Database, plan: RecurringPlanRow, donation: Ren
   await db.transaction(async (tx) => {
     await markDonationSucceeded(tx, donation.id, result, succeededAnswer(donor));
     if (result.paymentIntentId) await tx.update(donations).set({ paymentIntentId: result.paymentIntentId }).where(eq(donations.id, donation.id));
-    const planCard = donation.paymentMethodId === null || donation.paymentMethodId === plan.paymentMethodId;
+    // NOTE: the plan as it is now (locked): a card the donor changed during the charge stays the one shown.
+    const [current] = await tx.select({ paymentMethodId: recurringPlans.paymentMethodId }).from(recurringPlans).where(eq(recurringPlans.id, plan.id)).for('update');
+    const planCard = (donation.paymentMethodId ?? plan.paymentMethodId) === current?.paymentMethodId;
     await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, planCard ? result : undefined));
   });
 }

@@ -9,7 +9,8 @@ import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway, type TestGateway } from '../payments/test-gateway';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
-import { BILLING_LEASE_MS, runBilling, type BillingDeps } from './billing';
+import { runBilling, type BillingDeps } from './billing';
+import { BILLING_LEASE_MS } from './plans';
 import { markSucceededAndStartPlan } from './first-payment';
 
 /**

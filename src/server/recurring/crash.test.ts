@@ -7,7 +7,7 @@ import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
 import { csrfHeaders, succeededDonationCount, type ServerProcess } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
-import { BILLING_LEASE_MS } from './billing';
+import { BILLING_LEASE_MS } from './plans';
 import { ADMIN_BILLING_RUN_PATH } from './plugin';
 
 /**

@@ -8,7 +8,7 @@ import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanSta
 import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
 import { addDays, chargeDate, startOfDay, toIsoDate } from './calendar';
-import { cardColumnsOf, planDonorEmail, resumeScheduleOf } from './plans';
+import { BILLING_LEASE_MS, cardColumnsOf, planDonorEmail, resumeScheduleOf } from './plans';
 
 /**
  * The donor's changes of a plan (issue #13, "The donor's link"), each in one transaction with its confirmation
@@ -105,16 +105,30 @@ async function newCardOf(gateway: PaymentGateway, change: PlanChange): Promise<{
 }
 
 /**
- * True while a try of `plan`'s current period is `pending`: the billing run is charging it, or its answer was lost and
- * the run sends it again once its lease expires. NOTE: a cancel or a pause then waits (409): the try's outcome is not
- * known, and only a billable plan is charged, so a plan stopped now would leave a charge the gateway may have made
- * unrecorded, or would be charged after the donor stopped it.
+ * How long a pending try holds off a cancel or a pause, in ms: two billing leases, time for the run that made it to end
+ * and for the next one to send it again once its lease expired (BILLING_LEASE_MS).
+ */
+export const CHARGE_UNDER_WAY_MAX_MS = 2 * BILLING_LEASE_MS;
+
+/**
+ * True while a try of `plan`'s current period is `pending` and was started less than CHARGE_UNDER_WAY_MAX_MS ago (by
+ * the database's clock, which wrote it): the billing run is charging it, or its answer was lost and the next run sends
+ * it again. NOTE: a cancel or a pause then waits (409): the try's outcome is not known yet, and only a billable plan is
+ * charged, so a plan stopped now could leave a charge the gateway made unrecorded, or be charged after the donor
+ * stopped it. A try older than that (the gateway failing every time) no longer holds the donor back.
  */
 async function hasChargeUnderWay(db: Database, plan: RecurringPlanRow): Promise<boolean> {
   const [pending] = await db
     .select({ id: donations.id })
     .from(donations)
-    .where(and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, plan.period), eq(donations.status, 'pending')))
+    .where(
+      and(
+        eq(donations.recurringPlanId, plan.id),
+        eq(donations.recurringPeriod, plan.period),
+        eq(donations.status, 'pending'),
+        sql`${donations.createdAt} > now() - make_interval(secs => ${CHARGE_UNDER_WAY_MAX_MS / 1000})`,
+      ),
+    )
     .limit(1);
   return pending !== undefined;
 }

@@ -87,6 +87,9 @@ export async function findPlan(db: Database, planId: string): Promise<RecurringP
   return plan;
 }
 
+/** How long a billing run's claim of a plan lasts, in ms: far longer than a charge can take (GATEWAY_TIMEOUT_MS, 20 s by default). */
+export const BILLING_LEASE_MS = 5 * 60 * 1000;
+
 /** Statuses of a plan the billing run charges: active, or past due (being retried). */
 const BILLABLE_STATUSES: readonly RecurringPlanStatus[] = ['active', 'past_due'];
 

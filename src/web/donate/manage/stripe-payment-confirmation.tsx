@@ -43,16 +43,16 @@ export function StripePaymentConfirmation({ payments, payment, busy, onConfirmed
     setConfirming(true);
     setError(undefined);
     try {
-      const result = await stripe.confirmPayment({
-        clientSecret: payment.clientSecret,
-        confirmParams: { payment_method: payment.paymentMethodId, return_url: window.location.href },
-        redirect: 'if_required',
-      });
+      // NOTE: Stripe.js rejects (rather than answering an error) when it cannot reach Stripe: the donor may try again.
+      const result = await stripe
+        .confirmPayment({
+          clientSecret: payment.clientSecret,
+          confirmParams: { payment_method: payment.paymentMethodId, return_url: window.location.href },
+          redirect: 'if_required',
+        })
+        .catch(() => ({ error: { message: NOT_CONFIRMED_MESSAGE } }));
       if (result.error) setError(result.error.message ?? NOT_CONFIRMED_MESSAGE);
       else await onConfirmed();
-    } catch {
-      // NOTE: Stripe.js rejects (rather than answering an error) when it cannot reach Stripe: the donor may try again.
-      setError(NOT_CONFIRMED_MESSAGE);
     } finally {
       setConfirming(false);
     }
