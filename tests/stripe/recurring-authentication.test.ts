@@ -114,6 +114,18 @@ function expectPaidThrough(plan: RecurringPlanRow | undefined, anchor: Recurring
   expect(plan).toMatchObject({ status: 'active', period: 2, nextChargeOn: chargeDate(anchor.anchorDate, 'monthly', 2), retryCount: 0, pastDueSince: null, lockedUntil: null });
 }
 
+/**
+ * The donor's payment of period 1 is its one charge, recorded once: the one try succeeded, the plan paid through it,
+ * the webhook arriving after it changes nothing, two charges in all (the first gift's and this one), two receipts.
+ */
+async function expectDonorPaymentRecordedOnce(plan: RecurringPlanRow, renewal: { paymentIntentId: string | null }) {
+  expect((await triesOf(plan, 1)).map((renewalTry) => renewalTry.status)).toEqual(['succeeded']);
+  expectPaidThrough(await firstPlan(t), plan);
+  expect(await deliverSucceeded(renewal.paymentIntentId ?? '')).toEqual([200]);
+  expect(succeededCharges(plan)).toHaveLength(2);
+  expect(await receiptCounts()).toEqual({ receipts: 2, mails: 2 });
+}
+
 /** A billing run of the app's database through `gateway` (the stand-in's, with a donor's action slipped in between two calls). */
 const runBillingThrough = (gateway: PaymentGateway): Promise<BillingReport> =>
   runBilling({ db: t.db, gateway, log: t.app.log, retryDays: t.config.billing.retryDays }, clock.now());
@@ -209,11 +221,7 @@ describe('a renewal the donor confirms on the manage page (authentication_requir
     clock.set(pastDue.nextAttemptAt);
     expect(await t.app.billing.run()).toEqual({ charged: 1, failed: 0, skipped: 0 });
     expect(standIn.paymentIntents).toHaveLength(intents);
-    expect((await triesOf(plan, 1)).map((renewalTry) => renewalTry.status)).toEqual(['succeeded']);
-    expectPaidThrough(await firstPlan(t), plan);
-    expect(await deliverSucceeded(renewal.paymentIntentId ?? '')).toEqual([200]);
-    expect(succeededCharges(plan)).toHaveLength(2);
-    expect(await receiptCounts()).toEqual({ receipts: 2, mails: 2 });
+    await expectDonorPaymentRecordedOnce(plan, renewal);
   });
 });
 
@@ -239,11 +247,7 @@ describe('the donor confirming while the retry runs: the period is charged once'
     expect(donor).toEqual({ httpStatus: 200, intentStatus: 'succeeded' });
     expect(standIn.requests.some((request) => request.path === `/v1/payment_intents/${renewal.paymentIntentId}/cancel` && request.status === 400), 'the cancel came too late').toBe(true);
     expect(standIn.paymentIntents).toHaveLength(intents);
-    expect((await triesOf(plan, 1)).map((renewalTry) => renewalTry.status)).toEqual(['succeeded']);
-    expectPaidThrough(await firstPlan(t), plan);
-    expect(await deliverSucceeded(renewal.paymentIntentId ?? '')).toEqual([200]);
-    expect(succeededCharges(plan)).toHaveLength(2);
-    expect(await receiptCounts()).toEqual({ receipts: 2, mails: 2 });
+    await expectDonorPaymentRecordedOnce(plan, renewal);
   });
 
   it("the runner cancels the donor's intent first: the page open on it cannot pay any more, and the retry charges the donor's new card once", async () => {
