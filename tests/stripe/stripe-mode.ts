@@ -22,8 +22,7 @@ export interface StripeModeApp {
   post(url: string, body: unknown): Promise<LightMyRequestResponse>;
   /**
    * Delivers to our webhook, `times` at once and signed as Stripe signs it, the stand-in's latest event of `type`
-   * about payment intent `paymentIntentId` (the intent itself, or an object of it: its charge, a refund); resolves with
-   * the statuses. Throws when the stand-in has no such event.
+   * about payment intent `paymentIntentId` (latestEventOf); resolves with the statuses.
    */
   deliverEvent(type: string, paymentIntentId: string, times?: number): Promise<number[]>;
 }
@@ -79,19 +78,27 @@ export function useStripeModeApp(options: { webhookSecret: string; clock?: Manua
     },
     post: (url, body) => started(t).post(url, body),
     async deliverEvent(type, paymentIntentId, times = 1) {
-      const event = [...started(standIn).events].reverse().find((candidate) => {
-        const object = candidate.data.object as { id?: string; payment_intent?: string | { id: string } | null };
-        const intent = typeof object.payment_intent === 'string' ? object.payment_intent : object.payment_intent?.id;
-        return candidate.type === type && (object.id === paymentIntentId || intent === paymentIntentId);
-      });
-      if (!event) throw new Error(`No ${type} event of ${paymentIntentId}`);
-      const payload = JSON.stringify(event);
+      const payload = JSON.stringify(latestEventOf(started(standIn), type, paymentIntentId));
       const signature = started(stripe).webhooks.generateTestHeaderString({ payload, secret: options.webhookSecret });
       const headers = { 'content-type': 'application/json', 'stripe-signature': signature };
       const answers = await Promise.all(Array.from({ length: times }, () => started(t).app.inject({ method: 'POST', url: API_PATHS.stripeWebhook, headers, payload })));
       return answers.map((answer) => answer.statusCode);
     },
   };
+}
+
+/**
+ * The stand-in's latest event of `type` about payment intent `paymentIntentId`: the intent itself, or an object of it
+ * (its charge, a refund, a dispute). Throws when there is none.
+ */
+export function latestEventOf(standIn: StripeApiStandIn, type: string, paymentIntentId: string): Stripe.Event {
+  const event = [...standIn.events].reverse().find((candidate) => {
+    const object = candidate.data.object as { id?: string; payment_intent?: string | { id: string } | null };
+    const intent = typeof object.payment_intent === 'string' ? object.payment_intent : object.payment_intent?.id;
+    return candidate.type === type && (object.id === paymentIntentId || intent === paymentIntentId);
+  });
+  if (!event) throw new Error(`No ${type} event of ${paymentIntentId}`);
+  return event;
 }
 
 /**

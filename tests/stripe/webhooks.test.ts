@@ -9,7 +9,7 @@ import { CARD_DATA_REFUSED_MESSAGE } from '../../src/server/errors';
 import { HANDLED_STRIPE_EVENTS, INVALID_SIGNATURE_MESSAGE } from '../../src/server/payments/stripe/webhook-route';
 import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
-import { confirmInBrowser, useStripeModeApp } from './stripe-mode';
+import { confirmInBrowser, latestEventOf, useStripeModeApp } from './stripe-mode';
 
 /**
  * Stripe mode against the Stripe API stand-in (issue #11): the payment-intent endpoints with card data refused,
@@ -39,15 +39,9 @@ async function payInBrowser(cardNumber: string, submission = validSubmission()):
   return paymentIntentId;
 }
 
-/** The stand-in's latest event of `type` about `objectId` (a payment intent, or the charge of one). */
+/** The stand-in's latest event of `type` about payment intent `paymentIntentId` (latestEventOf). */
 function eventOf(type: string, paymentIntentId: string): Stripe.Event {
-  const event = [...standIn.events].reverse().find((candidate) => {
-    const object = candidate.data.object as { id?: string; payment_intent?: string | { id: string } | null };
-    const intent = typeof object.payment_intent === 'string' ? object.payment_intent : object.payment_intent?.id;
-    return candidate.type === type && (object.id === paymentIntentId || intent === paymentIntentId);
-  });
-  if (!event) throw new Error(`No ${type} event for ${paymentIntentId}`);
-  return event;
+  return latestEventOf(standIn, type, paymentIntentId);
 }
 
 /** POSTs `event` to the webhook as Stripe does, signed with `secret` at `timestamp` (seconds), or with `payload` as given. */

@@ -189,7 +189,7 @@ export async function nextAttemptOf(db: Database, plan: RecurringPlanRow): Promi
  * Resolves undefined when another try of that period is not failed (a unique index: the period is being charged,
  * or was charged, by another try), in which case nothing may be charged.
  */
-export async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow, attempt: number): Promise<RenewalDonation | undefined> {
+async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow, attempt: number): Promise<RenewalDonation | undefined> {
   const thisTry = and(eq(donations.recurringPlanId, plan.id), eq(donations.recurringPeriod, plan.period), eq(donations.recurringAttempt, attempt));
   const [existing] = await db.select(renewalDonationColumns).from(donations).where(thisTry);
   if (existing) return existing;
