@@ -8,6 +8,9 @@ import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_PORT, E2
  */
 export default defineConfig({
   testDir: 'tests/e2e',
+  // NOTE: the test PostgreSQL server of the specs that start servers of their own (a copy of one migrated template
+  // each); the shared server below runs on the embedded default in its DATA_DIR (issue #25).
+  globalSetup: './src/server/testing/test-postgres-setup.ts',
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: 2,
@@ -32,6 +35,9 @@ export default defineConfig({
     url: `${E2E_BASE_URL}/api/donations/stats`,
     reuseExistingServer: false,
     timeout: 120_000,
+    // NOTE: SIGTERM, so the server drains and stops its embedded PostgreSQL (which `pg_ctl` runs in a session of its
+    // own: a SIGKILL of the server would leave it running after the tests).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     // NOTE: RATE_LIMITS=off: the specs donate many times from one IP and card (card-testing limits are API-tested, issue #4).
     env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'info', NODE_ENV: 'test', RATE_LIMITS: 'off', ADMIN_TOKEN: E2E_ADMIN_TOKEN },
   },

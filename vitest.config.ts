@@ -12,15 +12,17 @@ const NEEDS_FRESH_MODULES = ['src/web/**/*.test.ts', 'src/server/admin/admin.tes
  * Unit and API tests (Vitest). They sit next to their code as `*.test.ts`; the browser suite is
  * Playwright's (tests/e2e); the stand-ins of Stripe test themselves (tests/stand-ins), and the server's tests that need
  * them live outside src/ (tests/stripe), which never imports a stand-in. Two workers at most: the machine has two cores.
- * NOTE: the server's tests share their worker's modules (`isolate: false`): importing the app, PGlite's WebAssembly
- * and the mail renderer afresh for each file was a third of the suite's time (docs/decisions/0064-ci-time-budget.md).
- * Each file still opens its own database and app.
+ * NOTE: the server's tests share their worker's modules (`isolate: false`): importing the app and the mail renderer
+ * afresh for each file was a third of the suite's time (docs/decisions/0064-ci-time-budget.md). Each file still
+ * opens its own database and app: a copy of one migrated template on the run's PostgreSQL server, which the global
+ * setup starts (the embedded server, or DATABASE_URL's; issue #25).
  */
 export default defineConfig({
   test: {
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
+    globalSetup: ['src/server/testing/test-postgres-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [

@@ -19,7 +19,11 @@ import {
   succeededDonationCount,
   type ServerProcess,
 } from '../src/server/testing/server-process';
-import { LOCAL_TEST_POSTGRES_URL, openTestDatabase } from '../src/server/testing/test-database';
+import { stopEmbeddedPostgres } from '../src/server/db/embedded-postgres';
+import { openTestDatabase, startTestPostgres } from '../src/server/testing/test-database';
+
+/** The machine's PostgreSQL server (every machine of this project runs one; .ci/run), for the two-process run. */
+const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
 import { validSubmission } from '../src/server/testing/test-app';
 
 /**
@@ -31,7 +35,7 @@ import { validSubmission } from '../src/server/testing/test-app';
  *   day after its start-up run, so no receipt is rendered during the load either (a PDF each: it would be most of
  *   the CPU measured, and how much of it falls inside the load depends on the machine's speed).
  * - Two processes: the same main twice, each with a DATA_DIR of its own, on one fresh PostgreSQL database created for
- *   the run on the server of DATABASE_URL (default {@link LOCAL_TEST_POSTGRES_URL}) and dropped after it.
+ *   the run on the server of DATABASE_URL (default {@link LOCAL_POSTGRES_URL}) and dropped after it.
  * - autocannon: POST /api/process-donation, 50 connections, 5,000 requests (10 s at the target rate), a new
  *   Idempotency-Key per request, the test cards that succeed in turn, with the CSRF cookie pair of one page load;
  *   with two processes, two loads at once, each with half the connections and half the requests on its own process.
@@ -282,10 +286,11 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'donation-bench-'));
   const web = await createMinimalWebRoot();
-  const postgresBaseUrl = process.env.DATABASE_URL ?? LOCAL_TEST_POSTGRES_URL;
-  const shared = await openTestDatabase(postgresBaseUrl).catch((error: unknown) => {
+  const postgresBaseUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES_URL;
+  const stopPostgres = await startTestPostgres(postgresBaseUrl).catch((error: unknown) => {
     throw new Error(`The two-process run needs a PostgreSQL server (${postgresBaseUrl}): ${String(error)}`);
   });
+  const shared = await openTestDatabase();
   const servers: ServerProcess[] = [];
   const echo = await startEcho();
   try {
@@ -301,7 +306,7 @@ async function main(): Promise<void> {
     await single.server.stop();
 
     const pair = await Promise.all(
-      ['api-1', 'api-2'].map((name) => startApi(path.join(dataDir, name), { ...common, DATABASE_URL: shared.url ?? '' })),
+      ['api-1', 'api-2'].map((name) => startApi(path.join(dataDir, name), { ...common, DATABASE_URL: shared.url })),
     );
     servers.push(...pair.map((api) => api.server));
     console.error('Loading two processes (PostgreSQL)...');
@@ -312,7 +317,7 @@ async function main(): Promise<void> {
     const bare = await load(echo.url, CONNECTIONS, {}, () => ({ body: JSON.stringify(validSubmission()) }), echo.meter);
 
     const cpus = os.cpus();
-    const singleDatabase = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
+    const singleDatabase = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PostgreSQL';
     console.log(`\nMachine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${os.platform()} ${os.release()}, Node ${process.version}`);
     const loadAverage = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
     console.log(`Load average (1, 5, 15 min) at the start: ${loadAverage(loadAtStart)}; at the end: ${loadAverage(os.loadavg())}`);
@@ -347,7 +352,9 @@ async function main(): Promise<void> {
   } finally {
     echo.stop();
     for (const server of servers) await server.kill();
+    await stopEmbeddedPostgres(path.join(dataDir, 'single'));
     await shared.close();
+    await stopPostgres();
     await web.remove();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -42,6 +42,11 @@ export interface BuildAppOptions {
   config: ServerConfig;
   /** An open, migrated database (see openDatabase). The caller closes it. */
   db: Database;
+  /**
+   * What keeps the database's server from serving, checked by GET /readyz beside the database itself: the embedded
+   * server's state (DatabaseHandle.readiness); none by default.
+   */
+  databaseReadiness?: () => Promise<string | undefined>;
   gateway: PaymentGateway;
   /** A pino logger; defaults to {@link createLogger} on stdout. Tests pass one writing to memory. */
   logger?: Logger;
@@ -60,7 +65,7 @@ export type App = FastifyInstance;
  * and main.ts calls `listen`. Resolves once every plugin is loaded (`ready`).
  * Throws if WEB_ROOT/index.html exists but cannot be read, or a plugin fails to load.
  */
-export async function buildApp({ config, db, gateway: untimedGateway, logger, clock, mailTransport }: BuildAppOptions): Promise<App> {
+export async function buildApp({ config, db, databaseReadiness, gateway: untimedGateway, logger, clock, mailTransport }: BuildAppOptions): Promise<App> {
   const app: App = Fastify({
     // NOTE: typed as Fastify's base logger so the instance type stays the plain FastifyInstance.
     loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
@@ -149,7 +154,7 @@ export async function buildApp({ config, db, gateway: untimedGateway, logger, cl
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
   // Liveness and readiness for a load balancer (issue #14).
-  await registerHealthRoutes(app, { db });
+  await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);
   await app.ready();
   return app;

@@ -21,7 +21,10 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** Payment gateways the server can use (PAYMENT_GATEWAY): the test gateway (issue #2) and Stripe (issue #11). */
 export const PAYMENT_GATEWAYS = ['test', 'stripe'] as const;
 
-/** `DATA_DIR` value that keeps PGlite's database in memory (tests; nothing is written to disk). */
+/**
+ * `DATA_DIR` value that keeps nothing on disk (tests): the test gateway's charges in memory, mail in the system's
+ * temporary folder. Only with DATABASE_URL: the embedded database lives on disk (loadConfig refuses it otherwise).
+ */
 export const IN_MEMORY_DATA_DIR = 'memory://';
 
 /**
@@ -244,9 +247,12 @@ export interface ServerConfig {
   port: number;
   /** Interface to listen on (HOST, default 0.0.0.0). */
   host: string;
-  /** PGlite's data directory as an absolute path, or {@link IN_MEMORY_DATA_DIR} (DATA_DIR, default ./data). */
+  /**
+   * The data directory as an absolute path (DATA_DIR, default ./data): the embedded PostgreSQL server's cluster in
+   * `postgres/`, the test gateway's charge ledger, mail files; or {@link IN_MEMORY_DATA_DIR} with DATABASE_URL.
+   */
   dataDir: string;
-  /** A PostgreSQL URL; when set the server uses node-postgres instead of PGlite (DATABASE_URL). */
+  /** A PostgreSQL URL; when set the server uses that server instead of the embedded one (DATABASE_URL). */
   databaseUrl: string | undefined;
   /** Which payment gateway charges cards (PAYMENT_GATEWAY, default `test`). */
   paymentGateway: (typeof PAYMENT_GATEWAYS)[number];
@@ -387,6 +393,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
 
   const stripe = vars.PAYMENT_GATEWAY === 'stripe' ? stripeSettings(vars, isProduction) : undefined;
   const dataDir = vars.DATA_DIR ?? './data';
+  if (dataDir === IN_MEMORY_DATA_DIR && !vars.DATABASE_URL) {
+    throw new Error(`Invalid configuration: DATA_DIR=${IN_MEMORY_DATA_DIR} needs DATABASE_URL (the embedded database keeps its data on disk)`);
+  }
   const port = vars.PORT ?? 3000;
   // NOTE: unset, the site's own address on this machine, on the PORT it listens on (links in e-mails must open it).
   const publicUrl = vars.PUBLIC_URL ?? `http://localhost:${port}`;
@@ -485,8 +494,8 @@ function cardTestingSettings(vars: z.infer<typeof EnvSchema>): CardTestingSettin
 }
 
 /**
- * The PostgreSQL URL the server test suite runs against, or undefined for in-memory PGlite
- * (CI sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; issue #2). Reads only DATABASE_URL,
+ * The PostgreSQL server the test suite runs against, or undefined for an embedded server of the run's own
+ * (CI's second pass sets DATABASE_URL=postgres://postgres@127.0.0.1:5432/test; issues #2, #25). Reads only DATABASE_URL,
  * so tests are not affected by the rest of the developer's environment. Throws like {@link loadConfig}
  * when DATABASE_URL is not a postgres URL.
  */

@@ -9,7 +9,7 @@ import { stdSerializers } from 'pino';
  * PostgreSQL error's `detail`, `where` and `internalQuery` can quote values (`Key (donor_email)=(...)`). So
  * before pino's standard serializer runs, each error of the `cause` chain is copied without them:
  * - a Drizzle query error keeps the query's text, never its parameters;
- * - a database error (node-postgres or PGlite: it has a SQLSTATE `code` and a `severity`) keeps its message,
+ * - a database error (node-postgres: it has a SQLSTATE `code` and a `severity`) keeps its message,
  *   SQLSTATE and the names of what failed (schema, table, column, constraint, routine);
  * - any other error keeps its message and its own properties of primitive type.
  * Stacks are rebuilt from the safe message and the original frames.
@@ -23,7 +23,7 @@ const MAX_CAUSE_DEPTH = 5;
 
 const isError = (value: unknown): value is Error => value instanceof Error;
 
-/** True for a node-postgres `DatabaseError` or a PGlite one: a 5-character SQLSTATE code and a severity. */
+/** True for a node-postgres `DatabaseError`: a 5-character SQLSTATE code and a severity. */
 function isDatabaseError(error: Error): boolean {
   const fields = error as unknown as Record<string, unknown>;
   return typeof fields.code === 'string' && /^[0-9A-Z]{5}$/.test(fields.code) && typeof fields.severity === 'string';

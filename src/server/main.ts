@@ -7,11 +7,13 @@ import { closeOnSignals } from './shutdown/close-on-signals';
 
 /**
  * Starts the server (issue #2: "One process serves the built site and /api on PORT"): reads the
- * configuration, opens the database and applies migrations, opens the payment gateway, builds the app, listens on
+ * configuration, opens the database (DATABASE_URL's, or the embedded PostgreSQL server of DATA_DIR, started or
+ * adopted; a second API process on one DATA_DIR refuses to start, issue #25) and applies migrations, opens the payment gateway, builds the app, listens on
  * HOST:PORT (which starts the app's runners: the reconciler, issue #3; the mail relay and year-end statements,
  * issue #12; billing, issue #13) and prints `Donation site running at http://localhost:<port>`.
  * On SIGTERM or SIGINT shuts down gracefully (issue #14; closeOnSignals): the app stops accepting connections,
- * finishes the requests in flight and the runners' current items, then the gateway and the database close; exit 0,
+ * finishes the requests in flight and the runners' current items, then the gateway and the database close (the
+ * embedded server stops last); exit 0,
  * or 1 with a logged error past SHUTDOWN_TIMEOUT_MS. Exits 1 on a bad configuration or a failed start, with the
  * reason on stderr.
  */
@@ -27,11 +29,13 @@ async function main(): Promise<void> {
   const logger = createLogger(config);
   const database = await openDatabase(config);
   logger.info(
-    { driver: database.driver, dataDir: database.driver === 'pglite' ? config.dataDir : undefined },
+    database.embedded
+      ? { database: 'embedded', clusterDir: database.embedded.clusterDir, adopted: !database.embedded.started }
+      : { database: 'DATABASE_URL' },
     'Database ready',
   );
   const { gateway, close: closeGateway } = await createGateway(config);
-  const app = await buildApp({ config, db: database.db, gateway, logger });
+  const app = await buildApp({ config, db: database.db, databaseReadiness: database.readiness, gateway, logger });
   const closeAll = async () => {
     await app.close();
     await closeGateway();

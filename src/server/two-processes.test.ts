@@ -23,7 +23,8 @@ import { validSubmission } from './testing/test-app';
  * test gateway) share one PostgreSQL database and one Redis; a round-robin proxy sends consecutive requests to
  * each in turn. Each process has a DATA_DIR of its own, as on two machines, so each test gateway keeps its own
  * charge ledger on disk: a charge made twice, by either process, shows as two records across the two ledgers.
- * PostgreSQL even when DATABASE_URL is unset (two processes cannot share the embedded database; decision 0056).
+ * The database is the run's test server (a template copy): two API processes never share one DATA_DIR's embedded
+ * server, which refuses a second (decision 0065).
  */
 
 const ADMIN_TOKEN = 'two-processes-admin-token-0123456789abcdef';
@@ -37,7 +38,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Each test sends tens of requests through two server processes, the proxy and the test on two shared cores. */
 const TEST_TIMEOUT_MS = 90_000;
 
-const workspace = useServerWorkspace('two-processes', { requirePostgres: true });
+const workspace = useServerWorkspace('two-processes');
 let servers: ServerProcess[] = [];
 let proxy: ReverseProxy;
 let smtp: SmtpTestServer;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/shared/api';
 import { IDEMPOTENCY_IN_FLIGHT_MESSAGE, PAYMENT_BEING_CONFIRMED_MESSAGE } from '../../src/server/errors';
 import { TEST_GATEWAY_LEDGER_FILE } from '../../src/server/payments/create-gateway';
-import { seedMigratedDataDir } from '../../src/server/testing/migrated-data-dir';
+import { openTestDatabase } from '../../src/server/testing/test-database';
 import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
 import { chooseDonation, expect, fillDonorForm, test as base } from './fixtures';
 
@@ -35,15 +35,17 @@ async function acceptConsoleErrors(pageErrors: string[], expected: RegExp, count
 }
 
 const test = base.extend<{ faultyServer: ServerProcess }>({
-  // A real server whose gateway cannot record a charge; stopped, and its DATA_DIR removed, after the test.
+  // A real server whose gateway cannot record a charge, on a test database of its own; stopped, and its DATA_DIR
+  // removed and its database dropped, after the test.
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
   faultyServer: async ({}, use, testInfo) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'donation-gateway-fault-'));
+    const database = await openTestDatabase();
     try {
-      await seedMigratedDataDir(dataDir);
       await symlink('/dev/null', join(dataDir, TEST_GATEWAY_LEDGER_FILE));
       const server = await startServerProcess({
         DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
         NODE_ENV: 'test',
         RATE_LIMITS: 'off',
         LOG_LEVEL: 'info',
@@ -59,6 +61,7 @@ const test = base.extend<{ faultyServer: ServerProcess }>({
         }
       }
     } finally {
+      await database.close();
       await rm(dataDir, { recursive: true, force: true });
     }
   },

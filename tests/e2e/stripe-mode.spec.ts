@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
 import { API_PATHS } from '../../src/shared/api';
-import { openDatabase } from '../../src/server/db/client';
 import { recurringPlans } from '../../src/server/db/schema';
-import { seedMigratedDataDir } from '../../src/server/testing/migrated-data-dir';
+import { openTestDatabase, type TestDatabase } from '../../src/server/testing/test-database';
 import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
 import { expectNoAxeViolations } from './a11y-helpers';
@@ -37,10 +36,11 @@ const AUTHENTICATION_ALWAYS_CARD = '4000 0027 6000 3184';
 
 const digits = (cardNumber: string) => cardNumber.replace(/\D/g, '');
 
-/** The environment of the site's server in Stripe mode on `stripeApi`, keeping its database and e-mails in `dataDir`. */
-function stripeServerEnv(stripeApi: StripeApiStandIn, dataDir: string): Record<string, string> {
+/** The environment of the site's server in Stripe mode on `stripeApi` and `database`, keeping its e-mails in `dataDir`. */
+function stripeServerEnv(stripeApi: StripeApiStandIn, dataDir: string, database: TestDatabase): Record<string, string> {
   return {
     DATA_DIR: dataDir,
+    DATABASE_URL: database.url,
     NODE_ENV: 'test',
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'info',
@@ -61,7 +61,7 @@ interface StripeSite {
   requests: Request[];
 }
 
-const test = base.extend<{ stripeApi: StripeApiStandIn; dataDir: string; stripeServer: ServerProcess; site: StripeSite }>({
+const test = base.extend<{ stripeApi: StripeApiStandIn; dataDir: string; database: TestDatabase; stripeServer: ServerProcess; site: StripeSite }>({
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
   stripeApi: async ({}, use) => {
     const standIn = await startStripeApiStandIn();
@@ -71,20 +71,29 @@ const test = base.extend<{ stripeApi: StripeApiStandIn; dataDir: string; stripeS
       await standIn.close();
     }
   },
-  /** The server's DATA_DIR (its database, migrated in advance, and its e-mails in `mail/`), removed after the test. */
+  /** The server's DATA_DIR (its e-mails in `mail/`), removed after the test. */
   // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
   dataDir: async ({}, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'donation-stripe-mode-'));
     try {
-      await seedMigratedDataDir(dataDir);
       await use(dataDir);
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
   },
-  // A real server in Stripe mode on its own DATA_DIR; stopped after the test.
-  stripeServer: async ({ stripeApi, dataDir }, use, testInfo) => {
-    const server = await startServerProcess(stripeServerEnv(stripeApi, dataDir));
+  /** The server's database: a migrated copy of the run's template (playwright.config.ts' global setup), dropped after the test. */
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
+  database: async ({}, use) => {
+    const database = await openTestDatabase();
+    try {
+      await use(database);
+    } finally {
+      await database.close();
+    }
+  },
+  // A real server in Stripe mode on its own DATA_DIR and database; stopped after the test.
+  stripeServer: async ({ stripeApi, dataDir, database }, use, testInfo) => {
+    const server = await startServerProcess(stripeServerEnv(stripeApi, dataDir, database));
     stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
     try {
       await use(server);
@@ -275,6 +284,7 @@ test.describe('in Stripe mode', () => {
     page,
     site,
     dataDir,
+    database,
     stripeApi,
   }) => {
     const email = 'rosa@example.org';
@@ -292,14 +302,9 @@ test.describe('in Stripe mode', () => {
     // charges the renewal off-session: the bank declines it `authentication_required`.
     const port = new URL(site.server.baseUrl).port;
     await site.server.stop();
-    const database = await openDatabase({ dataDir, databaseUrl: undefined });
-    try {
-      const moved = await database.db.update(recurringPlans).set({ nextAttemptAt: new Date(Date.now() - 60_000) }).returning({ id: recurringPlans.id });
-      expect(moved, 'one plan').toHaveLength(1);
-    } finally {
-      await database.close();
-    }
-    const restarted = await startServerProcess({ ...stripeServerEnv(stripeApi, dataDir), PORT: port });
+    const moved = await database.db.update(recurringPlans).set({ nextAttemptAt: new Date(Date.now() - 60_000) }).returning({ id: recurringPlans.id });
+    expect(moved, 'one plan').toHaveLength(1);
+    const restarted = await startServerProcess({ ...stripeServerEnv(stripeApi, dataDir, database), PORT: port });
     try {
       const confirmLink = manageLinkPath(await waitForMail(mailDir, email, 'renewal_needs_authentication'));
       expect(confirmLink, 'a manage link in the e-mail asking to confirm the payment').toBeTruthy();

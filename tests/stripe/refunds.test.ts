@@ -14,7 +14,7 @@ import { confirmInBrowser, useStripeModeApp } from './stripe-mode';
  * An operator's refund in Stripe mode against the Stripe API stand-in (issue #14; decision 0058): the route refunds the
  * donation's charge (`charge=ch_...`) under an idempotency key derived from the operator's, in part then the rest; a
  * repeated key asks Stripe nothing more; Stripe's refusals (refunded in the Dashboard already, disputed) are a 409 with
- * Stripe's code, and nothing is recorded. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * Stripe's code, and nothing is recorded. Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 const ADMIN_TOKEN = 'correct-horse-battery-staple-0123456789';

@@ -1,7 +1,10 @@
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../src/shared/api';
+import { testDatabaseUrl } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/client';
+import { CLUSTER_DIR_NAME, runningServerOf } from '../../src/server/db/embedded-postgres';
 import { donations } from '../../src/server/db/schema';
 import { HEALTH_PATHS } from '../../src/server/health/health-routes';
 import { csrfHeaders, type ServerProcess } from '../../src/server/testing/server-process';
@@ -13,15 +16,15 @@ import { confirmInBrowser } from './stripe-mode';
 /**
  * Graceful shutdown (issue #14): the production server (main.ts) as a process, sent SIGTERM while a donation is in
  * flight. The donation is held in flight by the Stripe API stand-in, which keeps its answer to the server's retrieval
- * of the payment intent (confirm-donation) until the test releases it: no sleep decides what is in flight. Runs on
- * PGlite (the server's DATA_DIR outlives it, so the test opens it after the exit) and on PostgreSQL when DATABASE_URL
- * is set.
+ * of the payment intent (confirm-donation) until the test releases it: no sleep decides what is in flight. Runs on the
+ * embedded default (DATA_DIR: the server drains, then stops its PostgreSQL, issue #25; the test opens it again after
+ * the exit), and on a test database of DATABASE_URL's server when it is set.
  */
 
 /** Time of each test, in ms: a server process starts in seconds, but in up to a minute on a busy 2-core machine. */
 const PROCESS_TEST_TIMEOUT_MS = 150_000;
 
-const workspace = useServerWorkspace('shutdown');
+const workspace = useServerWorkspace('shutdown', { embedded: testDatabaseUrl() === undefined });
 let standIn: StripeApiStandIn;
 beforeAll(async () => {
   standIn = await startStripeApiStandIn();
@@ -100,6 +103,10 @@ describe('SIGTERM while a donation is in flight', () => {
     expect(await exitCode).toBe(0);
     expect(server.lines.some(shutdownEvent('shutdown.finished'))).toBe(true);
 
+    if (!workspace.postgres) {
+      // The embedded server stopped after the API drained: nothing runs on the folder any more.
+      expect(await runningServerOf(path.join(workspace.dataDir, CLUSTER_DIR_NAME))).toBeUndefined();
+    }
     const database = workspace.postgres ?? (await openDatabase({ dataDir: workspace.dataDir, databaseUrl: undefined }));
     try {
       const rows = await database.db

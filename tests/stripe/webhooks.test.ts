@@ -15,7 +15,7 @@ import { confirmInBrowser, latestEventOf, useStripeModeApp } from './stripe-mode
  * Stripe mode against the Stripe API stand-in (issue #11): the payment-intent endpoints with card data refused,
  * and `POST /api/webhooks/stripe` with events signed by `stripe.webhooks.generateTestHeaderString`: valid,
  * tampered, wrong secret, too old, replayed, duplicated, out of order; 0 rows written on a bad signature.
- * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 const WEBHOOK_SECRET = 'whsec_test_reef_donations_webhooks';

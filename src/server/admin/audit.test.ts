@@ -16,7 +16,7 @@ import { ADMIN_STATEMENTS_RUN_PATH, adminDonationRefundPath } from './paths';
  * plugin registered it, and to a route marked `audit: true`, is recorded in admin_audit_log (action, target, request
  * id, status, time) and logged (`admin.audit`), refusals included; a database failure while recording is logged and
  * the answer goes out; the table refuses UPDATE and DELETE (without ADMIN_TOKEN nothing is recorded: admin.test.ts).
- * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 const ADMIN_TOKEN = 'correct-horse-battery-staple-0123456789';

@@ -101,7 +101,7 @@ const exportColumns = {
  * The gifts of `filter`, receipt by receipt in number order (year, then sequence), read `batchSize` at a time: each
  * query asks for the rows after the last one of the batch before (`(year, sequence) > (...)`, on the receipts'
  * unique (year, sequence) index), so no query skips or repeats a row whatever its position, and each runs on its own:
- * no transaction or cursor holds a connection between batches (PGlite has one). The next batch is read only when the
+ * no transaction or cursor holds a pooled connection between batches. The next batch is read only when the
  * consumer asks for the row after the last (an async generator: the reply's backpressure paces the queries), and
  * none once it stops. Days are UTC calendar days of the receipt's issue, `from` and `to` included. Rejects when a
  * query fails (the consumer's stream then fails).

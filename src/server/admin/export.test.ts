@@ -55,7 +55,7 @@ function loggedDatabase(handle: DatabaseHandle): Database {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);
       if (typeof value !== 'function') return value;
-      // NOTE: bound to the real client: PGlite keeps its state in #private fields a proxy cannot reach.
+      // NOTE: bound to the real pool: its methods use private state a proxy cannot reach.
       const method = (value as (...args: unknown[]) => unknown).bind(target);
       if (property !== 'query') return method;
       return (...args: unknown[]) => {

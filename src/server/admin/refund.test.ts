@@ -29,7 +29,7 @@ import {
  * An operator's refund through the real app and the test gateway (issue #14; decision 0058):
  * POST /api/admin/donations/:id/refund, full or partial, once per Idempotency-Key, never more than the donation
  * whatever runs at once; the receipt voided or corrected, the donor's notice queued and sent, the totals lowered.
- * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 const ADMIN_TOKEN = 'correct-horse-battery-staple-0123456789';

@@ -75,8 +75,8 @@ function notRefundable(donation: { status: DonationStatus; gateway: string; amou
  * {@link gatewayRefundKey} with the operator's key kept at the gateway (so that its webhook, should it report the refund
  * before this request's retry, records it under that key and the retry answers it), and records it (recordRefund:
  * refunded_cents, the status, the receipt, the donor's notice).
- * NOTE: the row stays locked during the gateway call (GATEWAY_TIMEOUT_MS at most); on PGlite that holds the whole
- * database for that time (decision 0058). Resolves with the outcome; nothing is written unless it is `refunded`.
+ * NOTE: the row stays locked during the gateway call (GATEWAY_TIMEOUT_MS at most), and with it one pooled
+ * connection (decision 0058). Resolves with the outcome; nothing is written unless it is `refunded`.
  * Rejects when the gateway's answer is unknown (timeout, network, 5xx) or the database fails: nothing is recorded, and
  * a retry with the same Idempotency-Key reaches the gateway under the same key, so it cannot refund twice.
  */

@@ -1,12 +1,12 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { eq, sql } from 'drizzle-orm';
-import { drizzle } from 'drizzle-orm/pglite';
-import { migrate } from 'drizzle-orm/pglite/migrator';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, type TestDatabase } from '../testing/test-database';
+import { createEmptyTestDatabase, openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { MIGRATIONS_FOLDER } from './client';
 import { donations, recurringPlans, type DonationStatus, type NewDonationRow, type RecurringPlanStatus } from './schema';
 
@@ -258,8 +258,9 @@ describe('migration 0008 on a database that holds gifts already', () => {
 
   it('counts a gift refunded before it as refunded in full (refunded_cents), and nothing refunded of the others', async () => {
     const before0008 = await migrationsUpTo(7);
-    // NOTE: an embedded database on either run: the test needs one migrated only part of the way.
-    const client = new PGlite();
+    // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
+    const empty = await createEmptyTestDatabase();
+    const client = new pg.Pool({ connectionString: empty.url });
     try {
       const db = drizzle({ client });
       await migrate(db, { migrationsFolder: before0008 });
@@ -283,7 +284,8 @@ describe('migration 0008 on a database that holds gifts already', () => {
       const { rows: after } = await client.query<{ id: string; refunded_cents: number }>(`SELECT id, refunded_cents FROM donations`);
       expect(Object.fromEntries(after.map((row) => [row.id, row.refunded_cents]))).toEqual({ [refundedId]: 4000, [keptId]: 0 });
     } finally {
-      await client.close();
+      await client.end();
+      await empty.drop();
       await rm(before0008, { recursive: true, force: true });
     }
   });

@@ -22,7 +22,7 @@ import { FREQUENCIES } from '../../shared/frequencies';
 /**
  * Database schema (Drizzle, PostgreSQL). The SQL migrations in `drizzle/` are generated from this file
  * with `npx drizzle-kit generate`; after changing it, generate a new migration rather than editing one.
- * NOTE: the SQL must run on PostgreSQL 15 and on PGlite (DESIGN.md): nothing newer than 15.
+ * NOTE: the SQL must run on PostgreSQL 15 and on the embedded PostgreSQL 18 (DESIGN.md): nothing newer than 15.
  */
 
 /**

@@ -11,7 +11,7 @@ import { createTestApp, validSubmission, type TestApp } from '../testing/test-ap
  * Issue #10, part 3: "logs never carry a donor's name, e-mail, phone, address or message, in any error path".
  * Real database failures, raised by triggers of the test database itself (so the error comes back through the
  * driver and Drizzle, which put every SQL parameter in its message): one on the pending INSERT, one on the
- * outcome UPDATE. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * outcome UPDATE. Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 const lines: string[] = [];

@@ -12,7 +12,7 @@ import { ABANDONED_DECLINE_CODE } from './answers';
 /**
  * The spec's payment-intent endpoints in test mode (spec section 7; issue #11), through app.inject on the real
  * app, database and test gateway: create-payment-intent, then confirm-donation with the test card, which the
- * server uses to confirm the intent. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * server uses to confirm the intent. Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 let t: TestApp;

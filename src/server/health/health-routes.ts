@@ -42,16 +42,20 @@ export async function notReadyReason(db: Database, migrations: number): Promise<
 
 /**
  * Registers the health checks on `app`. `GET /healthz` answers 200 `{status: 'ok'}` while the process runs;
- * `GET /readyz` answers 200 `{status: 'ready'}`, or 503 `{status: 'not_ready', reason}` when the database does
- * not answer or a migration is missing. Both `Cache-Control: no-store`.
+ * `GET /readyz` answers 200 `{status: 'ready'}`, or 503 `{status: 'not_ready', reason}` when the embedded database
+ * server is not ready or this process lost its connection to it (`serverReadiness`, issue #25), the database does
+ * not answer, or a migration is missing. Both `Cache-Control: no-store`.
  */
-export async function registerHealthRoutes(app: FastifyInstance, { db }: { db: Database }): Promise<void> {
+export async function registerHealthRoutes(
+  app: FastifyInstance,
+  { db, serverReadiness }: { db: Database; serverReadiness?: () => Promise<string | undefined> },
+): Promise<void> {
   const migrations = await expectedMigrationCount();
   app.get(HEALTH_PATHS.live, { schema: { response: { 200: LiveSchema } } }, async (_request, reply) =>
     reply.header('cache-control', 'no-store').send({ status: 'ok' as const }),
   );
   app.get(HEALTH_PATHS.ready, { schema: { response: { 200: ReadySchema, 503: ReadySchema } } }, async (request, reply) => {
-    const reason = await notReadyReason(db, migrations);
+    const reason = (await serverReadiness?.().catch(() => 'database unavailable')) ?? (await notReadyReason(db, migrations));
     reply.header('cache-control', 'no-store');
     if (reason === undefined) return reply.code(200).send({ status: 'ready' as const });
     request.log.warn({ reason }, 'Not ready');

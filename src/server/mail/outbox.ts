@@ -52,7 +52,7 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
 /**
  * Claims up to `limit` messages due at `now` (pending, `next_attempt_at <= now`, no live lease), oldest due first,
  * in ONE statement: the rows are chosen `FOR UPDATE SKIP LOCKED` (so relays of several processes never claim the
- * same row, on PGlite too), get a lease until `now + leaseMs` and one more attempt. Returns the claimed rows.
+ * same row), get a lease until `now + leaseMs` and one more attempt. Returns the claimed rows.
  * A relay that dies while sending leaves its lease to expire; the message is then claimed again (same Message-ID).
  */
 export async function claimDueMessages(

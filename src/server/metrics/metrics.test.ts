@@ -14,7 +14,7 @@ import { METRICS_PATH } from './plugin';
  * GET /metrics (issue #14) on the real app and database: scraped before and after real donations (succeeded,
  * declined), a refusal by the card-testing limit per card, the receipts waiting in the outbox, renewals due, then a
  * billing run with one renewal declined; behind the operator token (401 without it, 404 with ADMIN_TOKEN unset).
- * Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+ * Runs on the embedded PostgreSQL test server, and on DATABASE_URL's when it is set.
  */
 
 const ADMIN_TOKEN = 'metrics-test-admin-token-0123456789abcdef';

@@ -15,21 +15,21 @@ import { markSucceededAndStartPlan } from './first-payment';
 
 /**
  * Each (plan, period) charged once (issue #13), whatever runs at once: two billing runners of two processes (two
- * connection pools on PostgreSQL; on PGlite, one process's two runs), and a run whose gateway answer was lost (the
+ * connection pools on one PostgreSQL database), and a run whose gateway answer was lost (the
  * process died after the charge): the next run after the lease charges under the same key and the gateway replays.
  */
 
 const log = createLogger({ logLevel: 'silent' });
 const PLANS = 25;
 let database: TestDatabase;
-let second: DatabaseHandle | undefined;
+let second: DatabaseHandle;
 beforeAll(async () => {
   database = await openTestDatabase();
   // NOTE: a second pool on the same PostgreSQL database stands for a second server process.
-  second = database.url ? await openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: database.url }) : undefined;
+  second = await openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: database.url });
 });
 afterAll(async () => {
-  await second?.close();
+  await second.close();
   await database?.close();
 });
 
@@ -63,7 +63,7 @@ describe('billing runs at the same time', () => {
     await createPlans(gateway, PLANS);
     const deps = (db: BillingDeps['db']): BillingDeps => ({ db, gateway, log, retryDays: [1, 3, 7] });
     const now = new Date('2027-02-15T00:00:00Z');
-    const [a, b] = await Promise.all([runBilling(deps(database.db), now), runBilling(deps(second?.db ?? database.db), now)]);
+    const [a, b] = await Promise.all([runBilling(deps(database.db), now), runBilling(deps(second.db), now)]);
     expect(a.charged + b.charged).toBe(PLANS);
     expect(a.failed + b.failed).toBe(0);
     expect(await chargedPeriods()).toEqual({ total: PLANS, maxPerPeriod: 1 });

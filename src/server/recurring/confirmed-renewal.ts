@@ -27,7 +27,7 @@ const RECORDED_STATUSES = new Set(['succeeded', 'refunded', 'disputed']);
 /** Statuses of a plan that a renewal confirmed by the donor moves on: the period still being collected. */
 const COLLECTING_STATUSES = ['active', 'past_due', 'paused'] as const;
 
-/** True for PostgreSQL's unique_violation (23505), as node-postgres and PGlite raise it, or wrapped by Drizzle. */
+/** True for PostgreSQL's unique_violation (23505), as node-postgres raises it, or wrapped by Drizzle. */
 function isUniqueViolation(error: unknown): boolean {
   const codeOf = (value: unknown) => (typeof value === 'object' && value !== null && 'code' in value ? value.code : undefined);
   return codeOf(error) === '23505' || codeOf((error as { cause?: unknown } | null)?.cause) === '23505';

@@ -96,7 +96,7 @@ const BILLABLE_STATUSES: readonly RecurringPlanStatus[] = ['active', 'past_due']
 /**
  * Claims up to `limit` plans due at `now` (active or past due, `next_attempt_at <= now`, no live lease), oldest due
  * first, leaving out `exclude` (the plans this run handled already), in ONE statement: chosen `FOR UPDATE SKIP LOCKED`
- * (so billing runs of several processes never claim one plan at once, on PGlite too) and leased until `now + leaseMs`.
+ * (so billing runs of several processes never claim one plan at once) and leased until `now + leaseMs`.
  * A run that dies leaves its lease to expire; the plan is then claimed again, and charged under the same key.
  */
 export async function claimDuePlans(

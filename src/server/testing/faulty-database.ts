@@ -3,7 +3,7 @@ import { drizzleOver, type Database, type DatabaseHandle } from '../db/client';
 /**
  * A fault point in the database connection (issue #3: faults "injected through ... the database
  * connection, not by editing production code paths"): a Drizzle database over a proxy of the driver's own
- * client (the PGlite instance or the node-postgres pool) whose query methods reject, while `down`, with the
+ * client (the node-postgres pool) whose query methods reject, while `down`, with the
  * error a driver gives for a server it cannot reach. The app under test runs on `db`; the test keeps using
  * the straight database to set up and check rows.
  */
@@ -13,8 +13,8 @@ export interface FaultyDatabase {
   down: boolean;
 }
 
-/** The methods through which Drizzle reaches each driver's server. */
-const QUERY_METHODS = new Set(['query', 'exec', 'transaction', 'connect']);
+/** The methods through which Drizzle reaches the server: a query on the pool, or a connection for a transaction. */
+const QUERY_METHODS = new Set(['query', 'connect']);
 
 /** An error shaped like node-postgres' when the server is unreachable. */
 function unreachable(): Error {
@@ -29,7 +29,7 @@ export function faultyDatabase(handle: DatabaseHandle): FaultyDatabase {
       get(target, property) {
         const value: unknown = Reflect.get(target, property, target);
         if (typeof value !== 'function') return value;
-        // NOTE: bound to the real client: PGlite keeps its state in #private fields a proxy cannot reach.
+        // NOTE: bound to the real pool: its methods use private state a proxy cannot reach.
         const method = (value as (...args: unknown[]) => unknown).bind(target);
         if (typeof property !== 'string' || !QUERY_METHODS.has(property)) return method;
         return (...args: unknown[]) => (down ? Promise.reject(unreachable()) : method(...args));

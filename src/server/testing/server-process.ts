@@ -57,12 +57,15 @@ function onEachLine(stream: Readable | null, onLine: (line: string) => void): vo
     });
 }
 
+/** A server process that may not be listening yet: what {@link spawnServerProcess} returns. */
+export type StartingServerProcess = Omit<ServerProcess, 'baseUrl' | 'stop'>;
+
 /**
- * Starts main.ts with `env` (plus PATH and HOME; nothing else of this process's environment, so a
- * developer's DATABASE_URL never leaks in) and HOST=127.0.0.1, PORT=0. Resolves once it prints its URL;
- * rejects (and kills it) when it exits first or takes longer than `startTimeoutMs`.
+ * Spawns main.ts with `env` (plus PATH and HOME; nothing else of this process's environment, so a developer's
+ * DATABASE_URL never leaks in) and HOST=127.0.0.1, PORT=0, without waiting for it to listen: for a test that kills
+ * a server during its start-up (issue #25).
  */
-export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+export function spawnServerProcess(env: Record<string, string>): StartingServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
@@ -98,23 +101,28 @@ export async function startServerProcess(env: Record<string, string>, startTimeo
     child.kill('SIGKILL');
     await exited(child);
   };
+  return { child, lines, stderrLines, waitForLine, kill };
+}
+
+/**
+ * Starts main.ts as {@link spawnServerProcess} does and resolves once it prints its URL; rejects (and kills it) when
+ * it exits first (with its stderr in the message) or takes longer than `startTimeoutMs`.
+ */
+export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
+  const starting = spawnServerProcess(env);
   let port: string | undefined;
   try {
-    port = READY_LINE.exec(await waitForLine((line) => READY_LINE.test(line), startTimeoutMs))?.[1];
+    port = READY_LINE.exec(await starting.waitForLine((line) => READY_LINE.test(line), startTimeoutMs))?.[1];
   } catch (error) {
-    await kill();
+    await starting.kill();
     throw error;
   }
   return {
+    ...starting,
     baseUrl: `http://127.0.0.1:${port}`,
-    child,
-    lines,
-    stderrLines,
-    waitForLine,
-    kill,
     async stop() {
-      child.kill('SIGTERM');
-      return exited(child);
+      starting.child.kill('SIGTERM');
+      return exited(starting.child);
     },
   };
 }

@@ -2,20 +2,20 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { testDatabaseUrl } from '../config';
-import { seedMigratedDataDir } from './migrated-data-dir';
-import { createMinimalWebRoot, startServerProcess, type ServerProcess } from './server-process';
-import { LOCAL_TEST_POSTGRES_URL, openTestDatabase, type TestDatabase } from './test-database';
+import { stopEmbeddedPostgres } from '../db/embedded-postgres';
+import { createMinimalWebRoot, spawnServerProcess, startServerProcess, type ServerProcess, type StartingServerProcess } from './server-process';
+import { openTestDatabase, type TestDatabase } from './test-database';
 
 /**
  * What the server processes of one test file share, so a process killed with SIGKILL can be restarted on the same
- * data (issues #3, #12, #13): a DATA_DIR, a minimal WEB_ROOT, and, when DATABASE_URL is set, a PostgreSQL test
- * database of their own (on PGlite the database lives in DATA_DIR, seeded migrated: seedMigratedDataDir).
+ * data (issues #3, #12, #13): a DATA_DIR, a minimal WEB_ROOT, and a database: by default a test database of their
+ * own on the run's test server (a template copy, see openTestDatabase), or, with `embedded`, the embedded PostgreSQL
+ * server the processes start in DATA_DIR, exactly as `npm start` does (issue #25).
  */
 export interface ServerWorkspace {
   /** DATA_DIR of the processes: an absolute temporary folder. Set once the file's `beforeAll` ran. */
   readonly dataDir: string;
-  /** The PostgreSQL test database when DATABASE_URL is set; undefined on PGlite. Set once the file's `beforeAll` ran. */
+  /** The processes' test database; undefined with `embedded`. Set once the file's `beforeAll` ran. */
   readonly postgres: TestDatabase | undefined;
   /**
    * Starts the production server on the workspace with NODE_ENV=test, LOG_LEVEL=info, RATE_LIMITS=off (the
@@ -23,38 +23,39 @@ export interface ServerWorkspace {
    * Every process it starts is killed after the file.
    */
   start(env?: Record<string, string>): Promise<ServerProcess>;
+  /** Spawns a server with the same environment as {@link start}, without waiting for it to listen; killed after the file too. */
+  spawn(env?: Record<string, string>): StartingServerProcess;
 }
 
 /** How a {@link ServerWorkspace} is set up. */
 export interface ServerWorkspaceOptions {
   /**
-   * True for processes that share one database, which only PostgreSQL allows (issue #14's two processes): a
-   * PostgreSQL test database even when DATABASE_URL is unset, on {@link LOCAL_TEST_POSTGRES_URL}. Default false.
+   * True: no DATABASE_URL; each process runs on the embedded PostgreSQL server of DATA_DIR (started or adopted), which
+   * is stopped after the file (a process killed with SIGKILL leaves it running). Default false.
    */
-  requirePostgres?: boolean;
+  embedded?: boolean;
 }
 
 /**
  * A {@link ServerWorkspace} for the calling test file, set up in a `beforeAll` and removed in an `afterAll` it
- * registers (its processes killed, the database dropped, the folders deleted). Call it at the top of the file,
+ * registers (its processes killed, the database dropped or the embedded server stopped, the folders deleted). Call it at the top of the file,
  * before the file's own hooks that use it. `prefix` names the temporary DATA_DIR.
  */
-export function useServerWorkspace(prefix: string, { requirePostgres = false }: ServerWorkspaceOptions = {}): ServerWorkspace {
+export function useServerWorkspace(prefix: string, { embedded = false }: ServerWorkspaceOptions = {}): ServerWorkspace {
   let dataDir: string | undefined;
   let webRoot: Awaited<ReturnType<typeof createMinimalWebRoot>> | undefined;
   let postgres: TestDatabase | undefined;
-  const servers: ServerProcess[] = [];
+  const servers: StartingServerProcess[] = [];
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
     webRoot = await createMinimalWebRoot();
-    const postgresUrl = testDatabaseUrl() ?? (requirePostgres ? LOCAL_TEST_POSTGRES_URL : undefined);
-    if (postgresUrl) postgres = await openTestDatabase(postgresUrl);
-    else await seedMigratedDataDir(dataDir);
+    if (!embedded) postgres = await openTestDatabase();
   });
   afterAll(async () => {
     for (const server of servers) await server.kill();
     await postgres?.close();
+    if (dataDir && embedded) await stopEmbeddedPostgres(dataDir);
     await webRoot?.remove();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
@@ -62,6 +63,18 @@ export function useServerWorkspace(prefix: string, { requirePostgres = false }: 
   const ready = () => {
     if (dataDir === undefined || webRoot === undefined) throw new Error('The server workspace is used before its beforeAll ran');
     return { dataDir, webRoot: webRoot.webRoot };
+  };
+  const environment = (env: Record<string, string>) => {
+    const { dataDir: DATA_DIR, webRoot: WEB_ROOT } = ready();
+    return {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      RATE_LIMITS: 'off',
+      DATA_DIR,
+      WEB_ROOT,
+      ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+      ...env,
+    };
   };
   return {
     get dataDir() {
@@ -71,16 +84,12 @@ export function useServerWorkspace(prefix: string, { requirePostgres = false }: 
       return postgres;
     },
     async start(env = {}) {
-      const { dataDir: DATA_DIR, webRoot: WEB_ROOT } = ready();
-      const server = await startServerProcess({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'info',
-        RATE_LIMITS: 'off',
-        DATA_DIR,
-        WEB_ROOT,
-        ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
-        ...env,
-      });
+      const server = await startServerProcess(environment(env));
+      servers.push(server);
+      return server;
+    },
+    spawn(env = {}) {
+      const server = spawnServerProcess(environment(env));
       servers.push(server);
       return server;
     },

@@ -1,79 +1,115 @@
 import { randomBytes } from 'node:crypto';
-import { PGlite } from '@electric-sql/pglite';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { IN_MEMORY_DATA_DIR, testDatabaseUrl } from '../config';
-import { drizzleOver, openDatabase, type DatabaseHandle } from '../db/client';
+import { openDatabase, type DatabaseHandle } from '../db/client';
+import { startEmbeddedPostgres } from '../db/embedded-postgres';
 
-/** A test database; `url` is its PostgreSQL URL (for a server process to share it), undefined on in-memory PGlite. */
-export type TestDatabase = DatabaseHandle & { url: string | undefined };
+/** A test database; `url` is its PostgreSQL URL, for a server process to share it. */
+export type TestDatabase = DatabaseHandle & { url: string };
+
+/** Environment variables through which a test run's setup hands its server and template to the test workers. */
+const SERVER_URL_VARIABLE = 'REEF_TEST_POSTGRES_URL';
+const TEMPLATE_VARIABLE = 'REEF_TEST_TEMPLATE_DATABASE';
+
+/** `url` with its database (the URL's path) replaced by `database`; the query (socket host, port) is kept. */
+export function withDatabase(url: string, database: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^/?]*\/)[^?]*/, `$1${database}`);
+}
+
+/** The PostgreSQL server and migrated template a test run set up ({@link startTestPostgres}), read from the environment. */
+function testRun(): { serverUrl: string; template: string } {
+  const serverUrl = process.env[SERVER_URL_VARIABLE];
+  const template = process.env[TEMPLATE_VARIABLE];
+  if (!serverUrl || !template) {
+    throw new Error('No test PostgreSQL server: run the tests through `npm test` (Vitest and Playwright start one in their global setup)');
+  }
+  return { serverUrl, template };
+}
+
+/** Runs statements on the server of `url` with a short-lived connection (CREATE/DROP DATABASE cannot run in a pool transaction). */
+async function adminQuery(url: string, ...statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
 
 /**
- * The PostgreSQL server of CI's PostgreSQL run and of every machine of this project (.ci/run), where a test that
- * only makes sense on PostgreSQL (several server processes on one database, issue #14) creates its database
- * when DATABASE_URL is unset.
+ * Sets up the PostgreSQL of a test run (issue #25, "Tests on the same engine"), for Vitest's and Playwright's global
+ * setup and `npm run bench`: the server of `databaseUrl` (default DATABASE_URL's) when set (CI's second pass), otherwise an embedded PostgreSQL server of the
+ * run's own in a temporary folder (not durable: a throw-away server), and on it one template database holding every
+ * migration. Each test database is then a `CREATE DATABASE ... TEMPLATE` copy of it ({@link openTestDatabase}), which
+ * costs milliseconds. Publishes both to the test workers through the environment; returns the teardown, which drops
+ * the template (or stops the embedded server and deletes its folder).
  */
-export const LOCAL_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
+export async function startTestPostgres(databaseUrl: string | undefined = testDatabaseUrl()): Promise<() => Promise<void>> {
+  let serverUrl: string;
+  let teardown: () => Promise<void>;
+  const template = `reef_template_${process.pid}_${randomBytes(4).toString('hex')}`;
+  if (databaseUrl) {
+    serverUrl = databaseUrl;
+    teardown = () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+  } else {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'reef-test-postgres-'));
+    const server = await startEmbeddedPostgres(dataDir, { durable: false });
+    serverUrl = server.databaseUrl;
+    teardown = async () => {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+  }
+  await adminQuery(serverUrl, `CREATE DATABASE "${template}"`);
+  const migrated = await openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: withDatabase(serverUrl, template) });
+  await migrated.close();
+  process.env[SERVER_URL_VARIABLE] = serverUrl;
+  process.env[TEMPLATE_VARIABLE] = template;
+  return teardown;
+}
 
-/**
- * A database for one test file, migrated and isolated from every other file and run:
- * - by default an in-memory PGlite (`memory://`), gone when closed, loaded from {@link migratedPgliteDataDir};
- * - when DATABASE_URL is set (CI: {@link LOCAL_TEST_POSTGRES_URL}), or `baseUrl` is given, a fresh PostgreSQL
- *   database `donations_test_<pid>_<random>` created on that server and dropped (WITH (FORCE)) on close.
- * The role in the URL must be allowed to CREATE DATABASE. Rejects when the server cannot be reached.
- */
-export async function openTestDatabase(baseUrl: string | undefined = testDatabaseUrl()): Promise<TestDatabase> {
-  if (!baseUrl) return openMigratedPglite();
+/** A database created for a test on the run's server: its URL, and the function that drops it (WITH (FORCE)). */
+export interface CreatedTestDatabase {
+  url: string;
+  drop: () => Promise<void>;
+}
 
+/** Creates `donations_test_<pid>_<random>` on the run's server, a copy of `template`. */
+async function createTestDatabase(template: string): Promise<CreatedTestDatabase> {
+  const { serverUrl } = testRun();
   const name = `donations_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  await adminQuery(serverUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  return { url: withDatabase(serverUrl, name), drop: () => adminQuery(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+/** An empty database (PostgreSQL's `template0`: no table, no migration), for a test that migrates it its own way. */
+export function createEmptyTestDatabase(): Promise<CreatedTestDatabase> {
+  return createTestDatabase('template0');
+}
+
+/**
+ * A database for one test file (or one server workspace), migrated and isolated from every other: a copy of the run's
+ * template, dropped on close. Rejects when the run set up no server ({@link startTestPostgres}) or it cannot be reached.
+ */
+export async function openTestDatabase(): Promise<TestDatabase> {
+  const created = await createTestDatabase(testRun().template);
   let handle: DatabaseHandle;
   try {
-    handle = await openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: url.toString() });
+    handle = await openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: created.url });
   } catch (error) {
-    await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await created.drop();
     throw error;
   }
   return {
     ...handle,
-    url: url.toString(),
+    url: created.url,
     close: async () => {
       await handle.close();
-      await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await created.drop();
     },
   };
-}
-
-/**
- * The data directory (a tarball) of an in-memory PGlite that `openDatabase` created and migrated, made once per test
- * worker. NOTE: PGlite's initdb is most of the cost of a new database (about 2.5 s here, the migrations 0.1 s); a copy
- * of this one loads in about 1 s. Each test still gets a database of its own.
- */
-let migratedPgliteDataDir: Promise<Blob> | undefined;
-
-/** A fresh in-memory PGlite holding every migration, loaded from {@link migratedPgliteDataDir}. */
-async function openMigratedPglite(): Promise<TestDatabase> {
-  migratedPgliteDataDir ??= openDatabase({ dataDir: IN_MEMORY_DATA_DIR, databaseUrl: undefined }).then(async (template) => {
-    try {
-      if (template.driver !== 'pglite') throw new Error('the template of the test databases is not PGlite');
-      return await template.client.dumpDataDir('none');
-    } finally {
-      await template.close();
-    }
-  });
-  const client = new PGlite(IN_MEMORY_DATA_DIR, { loadDataDir: await migratedPgliteDataDir });
-  await client.waitReady;
-  return { db: drizzleOver(client), driver: 'pglite', client, close: () => client.close(), url: undefined };
-}
-
-/** Runs one statement on the server of `baseUrl` with a short-lived connection (CREATE/DROP DATABASE cannot run in a pool transaction). */
-async function adminQuery(baseUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
 }

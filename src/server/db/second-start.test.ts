@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import { csrfHeaders, type ServerProcess } from '../testing/server-process';
+import { useServerWorkspace } from '../testing/server-workspace';
+import { validSubmission } from '../testing/test-app';
+import { CLUSTER_DIR_NAME, embeddedDatabaseUrl } from './embedded-postgres';
+
+/**
+ * Issue #25: `npm start` typed twice on one DATA_DIR (the measured loss: the second process's brief open undid what
+ * the first wrote after it). On the embedded default the second start refuses at once, names the running process, and
+ * harms nothing; a SIGKILLed API leaves its PostgreSQL running and the next start adopts it; a graceful stop drains
+ * the API and then stops the server (docs/decisions/0065-embedded-postgresql-server.md).
+ */
+
+const workspace = useServerWorkspace('second-start', { embedded: true });
+
+/** Donates $25 with a key of its own; resolves with the status and the transaction id of a 200. */
+async function donate(server: ServerProcess): Promise<{ status: number; transactionId?: string }> {
+  const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
+    method: 'POST',
+    headers: { ...(await csrfHeaders(server.baseUrl)), 'content-type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: randomUUID() },
+    body: JSON.stringify(validSubmission({ amount: 25 })),
+  });
+  const json = (await response.json()) as { data?: { transactionId?: string } };
+  return { status: response.status, transactionId: json.data?.transactionId };
+}
+
+describe('a second start on a running server’s DATA_DIR', () => {
+  it('refuses, names the running process, harms nothing; a killed API’s server is adopted; a graceful stop stops it', { timeout: 90_000 }, async () => {
+    const first = await start();
+    const paid = [await donate(first)];
+
+    // On the same port and on another: each exits 1 at once, saying who holds DATA_DIR.
+    for (const PORT of [new URL(first.baseUrl).port, '0']) {
+      const second = workspace.spawn({ PORT });
+      const code = await new Promise<number | null>((resolve) => second.child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(second.stderrLines.join('\n')).toMatch(new RegExp(`in use by another server process \\(reef-donations api pid ${first.child.pid}`));
+    }
+
+    // The first keeps serving and keeping what it answers: after a SIGKILL and a restart, every gift is there.
+    paid.push(await donate(first));
+    expect(paid.map((answer) => answer.status)).toEqual([200, 200]);
+    await first.kill();
+    const restarted = await start();
+    const ready = restarted.lines.find((line) => line.includes('"msg":"Database ready"')) ?? '';
+    expect(JSON.parse(ready), 'the restart adopted the server the killed API left running').toMatchObject({ database: 'embedded', adopted: true });
+    const client = new pg.Client({ connectionString: embeddedDatabaseUrl(workspace.dataDir) });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ id: string }>(`SELECT gateway_transaction_id AS id FROM donations WHERE status = 'succeeded'`);
+      expect(rows.map((row) => row.id).sort()).toEqual(paid.map((answer) => answer.transactionId).sort());
+    } finally {
+      await client.end();
+    }
+
+    // A graceful stop drains the API, then stops the embedded server: no postmaster left on the folder.
+    expect(await restarted.stop()).toBe(0);
+    await expect(stat(path.join(workspace.dataDir, CLUSTER_DIR_NAME, 'postmaster.pid'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+function start(): Promise<ServerProcess> {
+  return workspace.start();
+}
