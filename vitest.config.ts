@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-/** Every test file Vitest runs: next to their code, the stand-ins' own tests, and the server's tests on the stand-ins. */
-const ALL_TESTS = ['src/**/*.test.ts', 'tests/stand-ins/**/*.test.ts', 'tests/stripe/**/*.test.ts'];
+/** Every test file Vitest runs: next to their code (the scripts' too), the stand-ins' own tests, and the server's tests on the stand-ins. */
+const ALL_TESTS = ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/stand-ins/**/*.test.ts', 'tests/stripe/**/*.test.ts'];
 /**
  * Files that replace a module (`vi.mock`) or a global (`vi.stubGlobal`): each gets fresh modules of its own, or a
  * module another file loaded first would miss the mock.

@@ -145,6 +145,17 @@ export function embeddedDatabaseUrl(dataDir: string): string {
   return databaseUrlOf(socketDirOf(path.join(path.resolve(dataDir), CLUSTER_DIR_NAME)), EMBEDDED_DATABASE_NAME);
 }
 
+/**
+ * True when `dataDir` itself is a database of the previous embedded engine (PGlite kept its cluster directly in
+ * DATA_DIR; the embedded server keeps it in `DATA_DIR/postgres`).
+ */
+export async function isPgliteDataDir(dataDir: string): Promise<boolean> {
+  return isCluster(path.resolve(dataDir));
+}
+
+/** The command that upgrades a PGlite DATA_DIR (scripts/upgrade-from-pglite.ts), for the refusal's message. */
+export const UPGRADE_FROM_PGLITE_COMMAND = 'npm run db:upgrade-from-pglite --';
+
 /** True when `dir` holds an initialised PostgreSQL cluster (initdb writes PG_VERSION last-but-not-least). */
 async function isCluster(dir: string): Promise<boolean> {
   return stat(path.join(dir, 'PG_VERSION')).then(
@@ -257,11 +268,18 @@ function serverOptions(socketDir: string, { durable = true }: EmbeddedPostgresOp
  *   while it starts or stops;
  * - otherwise starts it with `pg_ctl start` and waits until it accepts connections;
  * - creates the `donations` database when missing.
+ * Refuses a DATA_DIR written by PGlite, the previous embedded engine, with the command that upgrades it.
  * Never starts a second server on one folder: PostgreSQL's postmaster.pid refuses it, and a start that loses that
  * race adopts the winner. Rejects with PostgreSQL's own message (and the server log's path) when it cannot start.
  * Whether another API process already uses the server is not decided here (see claimDatabase in client.ts).
  */
 export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgresServer> {
+  if (await isPgliteDataDir(dataDir)) {
+    throw new Error(
+      `DATA_DIR ${path.resolve(dataDir)} holds a database of the previous embedded engine (PGlite). Upgrade it once, with the ` +
+        `server stopped: ${UPGRADE_FROM_PGLITE_COMMAND} ${path.resolve(dataDir)}  (it keeps the old files beside the new database)`,
+    );
+  }
   const binaries = await postgresBinaries();
   const runAs = await runAsUser();
   const clusterDir = path.join(path.resolve(dataDir), CLUSTER_DIR_NAME);
