@@ -31,12 +31,13 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     // NOTE: a fresh data dir and log per run; the no-card-data test reads both.
-    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && npx tsx scripts/build-if-needed.ts && exec npx tsx src/server/main.ts > ${E2E_LOG_FILE} 2>&1`,
+    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && npx tsx scripts/build-if-needed.ts && exec node --import tsx src/server/main.ts > ${E2E_LOG_FILE} 2>&1`,
     url: `${E2E_BASE_URL}/api/donations/stats`,
     reuseExistingServer: false,
     timeout: 120_000,
     // NOTE: SIGTERM, so the server drains and stops its embedded PostgreSQL (which `pg_ctl` runs in a session of its
-    // own: a SIGKILL of the server would leave it running after the tests).
+    // own: a SIGKILL of the server would leave it running after the tests). The server is ONE process (node, not npx
+    // and tsx wrappers that would exit first and have the process group killed while the server still drains).
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     // NOTE: RATE_LIMITS=off: the specs donate many times from one IP and card (card-testing limits are API-tested, issue #4).
     env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'info', NODE_ENV: 'test', RATE_LIMITS: 'off', ADMIN_TOKEN: E2E_ADMIN_TOKEN },

@@ -254,6 +254,16 @@ export interface EmbeddedPostgresOptions {
   durable?: boolean;
 }
 
+/**
+ * Removes a socket and its lock file that a server of this cluster left behind when it was killed (its
+ * `postmaster.pid` gone or naming a dead process). The folder is this cluster's alone, so nothing else uses them; but
+ * PostgreSQL refuses to start while the lock file names a live process, and after a reboot or enough time that PID
+ * can be any other process.
+ */
+async function removeStaleSocket(socketDir: string): Promise<void> {
+  for (const name of [`.s.PGSQL.${SOCKET_PORT}`, `.s.PGSQL.${SOCKET_PORT}.lock`]) await rm(path.join(socketDir, name), { force: true });
+}
+
 /** Settings the server starts with (on its command line, so nothing in the cluster's own files is edited). */
 function serverOptions(socketDir: string, { durable = true }: EmbeddedPostgresOptions): string {
   const settings = [`-c listen_addresses=''`, `-c unix_socket_directories='${socketDir}'`, `-p ${SOCKET_PORT}`];
@@ -301,6 +311,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedPo
     const running = await runningServerOf(clusterDir);
     if (running?.status === 'ready') break;
     if (!running) {
+      await removeStaleSocket(socketDir);
       try {
         await pgCtl(['start', '--wait', '--timeout', String(PG_CTL_WAIT_SECONDS), '--log', path.join(clusterDir, SERVER_LOG_FILE), '-o', serverOptions(socketDir, options)]);
         started = true;
