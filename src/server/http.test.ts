@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, ApiErrorSchema, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../shared/api';
 import { SITE_CONFIG_META_NAME, SiteConfigSchema } from '../shared/site-config';
+import { PATHS } from '../shared/site-paths';
 import { BODY_LIMIT_BYTES, buildApp } from './app';
 import { loadConfig } from './config';
 import { CSRF_SECRET_COOKIE_NAME } from './csrf';
@@ -19,6 +20,7 @@ import {
 import { createLogger } from './logger';
 import type { PaymentGateway } from './payments/gateway';
 import { createTestGateway } from './payments/test-gateway';
+import { createManageLinkSigner } from './recurring/manage-link';
 import { SITE_NOT_BUILT_MESSAGE } from './site';
 import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from './testing/test-app';
 
@@ -86,6 +88,24 @@ describe('the page', () => {
     },
   );
 
+  /** Every route of the site's router, a plan's manage page with a real token, whose dots look like a file extension. */
+  const pageRoutes = () => {
+    const token = createManageLinkSigner(t.config.cookieSecret).sign('0b7c1f1e-6a34-4f0e-9a57-2f4c8d1e5b21', new Date());
+    return Object.values(PATHS).map((route) => route.replace(':token', token));
+  };
+
+  it.each([
+    ['*/*', { accept: '*/*' }],
+    ['no', {}],
+  ])('every route of the site answers the page to a client with %s Accept header: curl, link checkers (issue #19)', async (_kind, headers) => {
+    for (const url of pageRoutes()) {
+      const response = await t.app.inject({ method: 'GET', url, headers });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.body, url).toMatch(/<div id="root"/);
+    }
+  });
+
   it('answers HEAD too', async () => {
     expect((await t.app.inject({ method: 'HEAD', url: '/donate' })).statusCode).toBe(200);
   });
@@ -143,7 +163,7 @@ describe('static files', () => {
     expect(response.headers['cache-control']).toBe('no-cache');
   });
 
-  it.each(['/assets/missing-123.js', '/missing.js', '/donate/logo.png', '/assets/../../etc/passwd.txt'])(
+  it.each(['/assets/missing-123.js', '/assets/nope.js', '/missing.js', '/images/logo.png', '/assets/../../etc/passwd.txt'])(
     'answers 404 to a missing file %s',
     async (url) => {
       const response = await t.app.inject({ method: 'GET', url });
@@ -169,9 +189,10 @@ describe('static files', () => {
 
   it.each([
     ['a script', '/old-page.js', '*/*'],
-    ['an image', '/donate/logo.png', 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8'],
+    ['an image', '/images/logo.png', 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8'],
     ['a fetch', '/old-page.php', 'application/json'],
     ['a navigation under /assets/', '/assets/missing-123.js', NAVIGATION_ACCEPT],
+    ['any client', '/assets/nope.js', '*/*'],
   ])('%s asking for a missing file %s gets 404', async (_kind, url, accept) => {
     const response = await t.app.inject({ method: 'GET', url, headers: { accept } });
     expect(response.statusCode).toBe(404);

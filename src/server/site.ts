@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { prerenderedPageFor, PRERENDERED_PAGES } from '../shared/prerendered-pages';
+import { isPageSectionPath } from '../shared/site-paths';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../shared/site-config';
 import type { ServerConfig } from './config';
 import { issueCsrfCookies } from './csrf';
@@ -11,6 +12,9 @@ import { cspNonce, prepareNoncedPage } from './security-headers';
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
  * - `/assets/*`: Vite's content-hashed files, cached for a year (`immutable`), or 404 when missing;
+ * - any path in a section of the site's pages (`/donate/...`; PAGE_SECTIONS of the shared PATHS; decision 0080): the page,
+ *   whatever its last segment looks like and whatever the client accepts (issue #19: `/donate/manage/<token>`,
+ *   whose token has dots, answered 404 to curl, link checkers and mail gateways);
  * - any other path with a file extension (favicon, robots.txt): that file from WEB_ROOT, revalidated
  *   on each use (`no-cache`). When there is no such file, a browser navigation (an `Accept` header that
  *   includes text/html) gets the page, whose router sends any unknown path to /donate (spec section 2:
@@ -126,7 +130,7 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
     const rest = (request.params as { '*'?: string })['*'] ?? '';
     if (rest === 'api' || rest.startsWith('api/')) return reply.callNotFound();
     const lastSegment = rest.split('/').pop() ?? '';
-    if (!/\.[^.]+$/.test(lastSegment)) return sendPage(request, reply);
+    if (isPageSectionPath(`/${rest}`) || !/\.[^.]+$/.test(lastSegment)) return sendPage(request, reply);
     // NOTE: only navigations pay for the stat; a missing script or image still gets its 404 from sendFile.
     if (wantsPage(request) && !(await isSiteFile(config.webRoot, rest))) return sendPage(request, reply);
     reply.header('cache-control', 'no-cache');

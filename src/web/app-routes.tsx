@@ -5,7 +5,7 @@ import { PageLoading } from './components/page-loading';
 import { RouteErrorBoundary } from './components/route-error-boundary';
 import { loadDonationFormPage } from './donate/form/load-donation-form-page';
 import { SelectionPage } from './donate/selection/selection-page';
-import { PATHS } from './paths';
+import { PATHS } from '../shared/site-paths';
 
 // The form and thank-you screens load on demand, so /donate ships only what it needs.
 const DonationFormPage = lazy(() => loadDonationFormPage().then((module) => ({ default: module.DonationFormPage })));

@@ -2,7 +2,7 @@ import createEmotionServer from '@emotion/server/create-instance';
 import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
-import { PATHS } from './paths';
+import { PATHS } from '../shared/site-paths';
 import { SiteRoot } from './app';
 import { EARLY_CHOICES_MARKUP } from './donate/selection/early-choices';
 import { earlyChoicesScriptTag } from './donate/selection/early-choices-script';

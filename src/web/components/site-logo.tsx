@@ -2,7 +2,7 @@ import WavesIcon from '@mui/icons-material/Waves';
 import Link from '@mui/material/Link';
 import { Link as RouterLink } from 'react-router';
 import { SITE_NAME } from '../content/site-copy';
-import { PATHS } from '../paths';
+import { PATHS } from '../../shared/site-paths';
 
 /**
  * The site logo of the top toolbar (spec section 1): a wave icon and the site name, linking to the

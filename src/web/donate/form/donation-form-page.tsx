@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import { Navigate } from 'react-router';
 import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { DonationForm } from './donation-form';
 import { DonationSummary } from './donation-summary';

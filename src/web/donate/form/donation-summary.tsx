@@ -7,7 +7,7 @@ import type { DonationSelection } from '../../../shared/donation';
 import { FREQUENCY_ADJECTIVES, type Frequency } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
 import { CauseIcon } from '../../components/cause-icon';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 
 /**
  * The gift as the summary words it: '$25 monthly', '$25 yearly', '$25 one-time'. The shared

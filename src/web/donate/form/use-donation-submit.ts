@@ -5,7 +5,7 @@ import { DONATION_FAILED_FALLBACK } from '../../../shared/api';
 import type { DonationResult } from '../../../shared/donation';
 import { createDonationAttempt } from '../../api/donation-attempt';
 import { DonationRequestError } from '../../api/donation-request';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { toFormFieldErrors } from './form-field-errors';
 import { useErrorSnackbar } from './use-error-snackbar';

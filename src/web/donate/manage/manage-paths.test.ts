@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MANAGE_PAGE_PATH, MANAGE_PLAN_PAGE_PATH } from '../../../shared/recurring';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 
 /** The pages the server's e-mails link to (shared MANAGE_*_PATH) are the routes the site serves (issue #13). */
 describe('/donate/manage', () => {

@@ -16,7 +16,7 @@ import { PageLoading } from '../../components/page-loading';
 import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
 import { getSiteConfig } from '../../config/site-config';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 import { changePlan, confirmRenewalPayment, fetchPlan } from './manage-api';
 import { PlanActions } from './plan-actions';
 import { formatPlanDate, planSummaryLines } from './plan-format';

@@ -10,7 +10,7 @@ import { RESEND_RECEIPTS_CONFIRMATION, RESEND_RECEIPTS_PATH } from '../../../sha
 import { EmailLinksForm } from '../../components/email-links-form';
 import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 
 const SCREEN_TITLE = 'Get Your Receipts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RECEIPTS_PAGE_PATH } from '../../../shared/receipts';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 
 /** The page the server's e-mails link to (shared RECEIPTS_PAGE_PATH) is the route the site serves (issue #12). */
 describe('/donate/receipts', () => {

@@ -10,7 +10,7 @@ import type { Cause } from '../../../shared/causes';
 import { useMountedByHydration } from '../../components/hydration';
 import { usePageTitle } from '../../components/use-page-title';
 import { prefetchDonationFormPage } from '../form/load-donation-form-page';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { AmountPicker } from './amount-picker';
 import { EARLY_CHOICES_MARKUP, markerProps } from './early-choices';

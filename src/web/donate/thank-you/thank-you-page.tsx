@@ -20,7 +20,7 @@ import { StatList } from '../../components/stat-list';
 import { usePageTitle } from '../../components/use-page-title';
 import { getSiteConfig } from '../../config/site-config';
 import { THANK_YOU_STATS } from '../../content/site-copy';
-import { PATHS } from '../../paths';
+import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { DonationReceipt } from './donation-receipt';
 import { NextStepsList } from './next-steps-list';

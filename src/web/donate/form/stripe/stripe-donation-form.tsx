@@ -8,7 +8,7 @@ import { DonationRequestError } from '../../../api/donation-request';
 import { confirmDonation, createPaymentIntent } from '../../../api/payment-intents';
 import { PageLoading } from '../../../components/page-loading';
 import { readCspNonce } from '../../../emotion-cache';
-import { PATHS } from '../../../paths';
+import { PATHS } from '../../../../shared/site-paths';
 import { DonationFormLayout, FULL_ROW } from '../donation-form-layout';
 import { useDonationSubmit } from '../use-donation-submit';
 import { DonorDetailsFormSchema, type DonorDetailsFormValues, EMPTY_DONOR_DETAILS_FORM, toCardlessSubmission } from './donor-details-form';
