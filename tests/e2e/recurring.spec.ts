@@ -42,7 +42,7 @@ test('donor gives $30 monthly, manages the gift from the link in the receipt (pa
 
   // The receipt e-mail says the gift recurs and carries the manage link (on PUBLIC_URL: its path is this site's).
   const receipt = await waitForReceipt(MAIL_DIR, email);
-  expect(receipt.text).toMatch(/Next charge\s*\d{1,2} \w+ \d{4} \(recurring gift\)/);
+  expect(receipt.text).toMatch(/^Next charge: \d{1,2} \w+ \d{4} \(recurring gift\)$/m);
   const managePath = manageLinkPath(receipt);
   expect(managePath, 'a manage link in the receipt').toBeTruthy();
   const token = (managePath ?? '').split('/').at(-1) ?? '';

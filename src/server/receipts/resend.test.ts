@@ -64,6 +64,16 @@ describe('a donor asks for their receipts again', () => {
       expect((await t.postDonation(validSubmission({ amount, donorEmail: 'Known.Donor@example.org' }))).statusCode).toBe(200);
     }
     await relay();
+    // The receipts as they arrived by SMTP read as text (issue #19): `Label: value`, one a line; the link on its own line.
+    const receiptTexts = mailTo('known.donor@example.org').map((mail) => (mail.text ?? '').split(/\r?\n/));
+    expect(receiptTexts).toHaveLength(2);
+    for (const lines of receiptTexts) {
+      expect(lines).toContainEqual(expect.stringMatching(/^Receipt number: \d{4}-\d{6}$/));
+      expect(lines).toContainEqual(expect.stringMatching(/^Amount: \$(25|40)\.00 USD$/));
+      expect(lines).toContain('Paid with: Visa ending in 4242');
+      expect(lines).toContainEqual(expect.stringMatching(/^https:\/\/give\.example\.org\/api\/receipts\/pdf\/[\w.-]+$/));
+      expect(lines).toContain('https://give.example.org/donate/receipts');
+    }
     smtp.received.length = 0;
 
     const unknown = await resend({ email: 'nobody@example.org' });
@@ -86,6 +96,7 @@ describe('a donor asks for their receipts again', () => {
     expect(mail?.text).toContain('/donate/receipts');
     const links = linksOf(mail as ParsedMail);
     expect(links).toHaveLength(2);
+    for (const link of links) expect((mail?.text ?? '').split(/\r?\n/)).toContain(`https://give.example.org${link}`);
     for (const link of links) {
       const pdf = await t.app.inject({ method: 'GET', url: link });
       expect(pdf.statusCode).toBe(200);

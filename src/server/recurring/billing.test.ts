@@ -210,8 +210,8 @@ describe('receipts of a plan', () => {
     expect(await runAt('2027-02-28T00:00:00Z')).toMatchObject({ charged: 1 });
     await t.app.mail.relayDue();
     const [first, renewal] = await receiptMails();
-    expect(first?.text).toMatch(/Next charge\s*28 February 2027 \(recurring gift\)/);
-    expect(renewal?.text).toMatch(/Next charge\s*31 March 2027 \(recurring gift\)/);
+    expect(first?.text).toMatch(/^Next charge: 28 February 2027 \(recurring gift\)$/m);
+    expect(renewal?.text).toMatch(/^Next charge: 31 March 2027 \(recurring gift\)$/m);
     for (const mail of [first, renewal]) {
       const link = /https:\/\/give\.example\.org\/donate\/manage\/([\w.-]+)/.exec(mail?.html || '')?.[1] ?? '';
       const plan = await t.app.inject({ method: 'GET', url: MANAGE_PLAN_API_PATH.replace(':token', link) });

@@ -1,6 +1,7 @@
-import { Button, Column, Heading, Row, Section, Text } from '@react-email/components';
+import { Button, Heading, Section, Text } from '@react-email/components';
 import type { RecurringPlanRow, RecurringMailKind } from '../db/schema';
 import type { EmailContext } from '../receipts/emails/receipt-email';
+import { LabelledLines } from '../receipts/emails/labelled-lines';
 import { EmailLayout } from '../receipts/emails/layout';
 import { planAmountLine, planLines } from './plan-view';
 
@@ -45,20 +46,6 @@ const WORDING: Record<Exclude<RecurringMailKind, 'manage_links'>, { heading: str
   },
 };
 
-/** The lines of a plan as a two-column table. */
-function PlanTable({ plan }: { plan: RecurringPlanRow }) {
-  return (
-    <Section>
-      {planLines(plan).map((line) => (
-        <Row key={line.label}>
-          <Column style={{ width: '40%', fontWeight: 'bold', padding: '4px 0' }}>{line.label}</Column>
-          <Column style={{ padding: '4px 0' }}>{line.value}</Column>
-        </Row>
-      ))}
-    </Section>
-  );
-}
-
 const button = { backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' };
 const small = { fontSize: '12px', color: '#555555' };
 
@@ -73,7 +60,7 @@ export function PlanEmail({ kind, plan, manageUrl, context }: { kind: Exclude<Re
       {wording.body(planAmountLine(plan)).map((sentence) => (
         <Text key={sentence}>{sentence}</Text>
       ))}
-      <PlanTable plan={plan} />
+      <LabelledLines lines={planLines(plan)} />
       <Button href={manageUrl} style={button}>
         {MANAGE_LINK_LABEL}
       </Button>
@@ -92,7 +79,7 @@ export function ManageLinksEmail({ plans, context }: { plans: Array<{ plan: Recu
       <Text>You asked for the links to manage the recurring gifts made with this address.</Text>
       {plans.map(({ plan, manageUrl }) => (
         <Section key={plan.id}>
-          <PlanTable plan={plan} />
+          <LabelledLines lines={planLines(plan)} />
           <Button href={manageUrl} style={button}>
             {MANAGE_LINK_LABEL}
           </Button>

@@ -38,8 +38,8 @@ export function EmailLayout({ organization, preview, receiptsPageUrl, children }
           <Hr />
           <Section>
             <Text style={small}>
-              Lost a receipt? Ask for your receipt links again at{' '}
-              <Link href={receiptsPageUrl}>{receiptsPageUrl}</Link>: enter the address you gave with your donation.
+              Lost a receipt? Enter the address you gave with your donation on this page to get your receipt links again:{' '}
+              <Link href={receiptsPageUrl}>{receiptsPageUrl}</Link>
             </Text>
             <Text style={small}>
               {organization.legalName}

@@ -1,8 +1,9 @@
-import { Button, Column, Heading, Link, Row, Section, Text } from '@react-email/components';
+import { Button, Heading, Link, Section, Text } from '@react-email/components';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import type { OrganizationProfile } from '../../config';
 import { formatAmountCents, formatReceiptDate, keptAmountCents, receiptLines, type RecurringReceiptNote } from '../receipt-view';
 import type { ReceiptDetails, RefundNoticeDetails } from '../repository';
+import { LabelledLines } from './labelled-lines';
 import { EmailLayout } from './layout';
 
 /** What every receipt e-mail needs besides its own content. */
@@ -41,14 +42,7 @@ export function ReceiptEmail({
         Thank you for your donation
       </Heading>
       {receipt.isTestPayment && <Text>Test transaction: no money was charged.</Text>}
-      <Section>
-        {receiptLines({ ...receipt, ...recurring }).map((line) => (
-          <Row key={line.label}>
-            <Column style={{ width: '40%', fontWeight: 'bold', padding: '4px 0' }}>{line.label}</Column>
-            <Column style={{ padding: '4px 0' }}>{line.value}</Column>
-          </Row>
-        ))}
-      </Section>
+      <LabelledLines lines={receiptLines({ ...receipt, ...recurring })} />
       <Text>{context.organization.taxStatement}</Text>
       <Button href={pdfUrl} style={{ backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' }}>
         {DOWNLOAD_RECEIPT_LABEL}
