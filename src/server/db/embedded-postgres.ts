@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmod, chown, mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
@@ -170,7 +170,7 @@ async function isCluster(dir: string): Promise<boolean> {
  */
 async function initialiseCluster(clusterDir: string, binaries: PostgresBinaries, runAs: RunAs): Promise<boolean> {
   if (await isCluster(clusterDir)) return false;
-  const staging = `${clusterDir}.initdb-${process.pid}`;
+  const staging = `${clusterDir}.initdb-${process.pid}-${randomBytes(4).toString('hex')}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true, mode: 0o700 });
   if ('uid' in runAs) await chown(staging, runAs.uid, runAs.gid);
@@ -190,6 +190,16 @@ async function initialiseCluster(clusterDir: string, binaries: PostgresBinaries,
   }
 }
 
+/** True when a process `pid` exists (EPERM: it does, and belongs to another user). */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * What `postmaster.pid` says of a running server (PostgreSQL's lock file: pid, data directory, start time, port,
  * socket folder, listen address, shared memory key, status), or undefined when there is none or its process is gone.
@@ -203,13 +213,7 @@ export async function runningServerOf(clusterDir: string): Promise<{ pid: number
   }
   const lines = text.split('\n');
   const pid = Number(lines[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return undefined;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    // NOTE: EPERM means the process exists but belongs to another user (the server's, as root it never is).
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
-  }
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return undefined;
   return { pid, socketDir: lines[4]?.trim() ?? '', status: lines[7]?.trim() ?? '' };
 }
 
@@ -235,8 +239,9 @@ async function ensureDatabase(socketDir: string): Promise<void> {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE_NAME]);
     if (rowCount === 0) {
       await client.query(`CREATE DATABASE ${client.escapeIdentifier(EMBEDDED_DATABASE_NAME)}`).catch((error: { code?: string }) => {
-        // NOTE: 42P04 duplicate_database: another process created it between the check and here.
-        if (error.code !== '42P04') throw error;
+        // NOTE: another process created it between the check and here: 42P04 duplicate_database, or 23505
+        // unique_violation when both CREATE DATABASE ran at once.
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {
@@ -255,13 +260,19 @@ export interface EmbeddedPostgresOptions {
 }
 
 /**
- * Removes a socket and its lock file that a server of this cluster left behind when it was killed (its
- * `postmaster.pid` gone or naming a dead process). The folder is this cluster's alone, so nothing else uses them; but
- * PostgreSQL refuses to start while the lock file names a live process, and after a reboot or enough time that PID
- * can be any other process.
+ * Removes the socket and its lock file that a killed server of this cluster left in its private folder, unless the
+ * lock names a live server of this very cluster (one starting at this moment, say). PostgreSQL itself refuses to start
+ * while the lock names any live process, and after a reboot or enough time that PID can be any other process. Where
+ * the system has no /proc to tell, a live PID is left alone.
  */
-async function removeStaleSocket(socketDir: string): Promise<void> {
-  for (const name of [`.s.PGSQL.${SOCKET_PORT}`, `.s.PGSQL.${SOCKET_PORT}.lock`]) await rm(path.join(socketDir, name), { force: true });
+async function removeStaleSocket(socketDir: string, clusterDir: string): Promise<void> {
+  const lockFile = path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}.lock`);
+  const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+    if (commandLine === undefined || commandLine.includes(clusterDir)) return;
+  }
+  for (const file of [lockFile, path.join(socketDir, `.s.PGSQL.${SOCKET_PORT}`)]) await rm(file, { force: true });
 }
 
 /** Settings the server starts with (on its command line, so nothing in the cluster's own files is edited). */
@@ -311,7 +322,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedPo
     const running = await runningServerOf(clusterDir);
     if (running?.status === 'ready') break;
     if (!running) {
-      await removeStaleSocket(socketDir);
+      await removeStaleSocket(socketDir, clusterDir);
       try {
         await pgCtl(['start', '--wait', '--timeout', String(PG_CTL_WAIT_SECONDS), '--log', path.join(clusterDir, SERVER_LOG_FILE), '-o', serverOptions(socketDir, options)]);
         started = true;
@@ -347,4 +358,6 @@ export async function stopEmbeddedPostgres(dataDir: string): Promise<void> {
   if (!(await runningServerOf(clusterDir))) return;
   const binaries = await postgresBinaries();
   await runProgram(binaries.pg_ctl, ['stop', '--wait', '--timeout', String(PG_CTL_WAIT_SECONDS), '--mode', 'fast', '--pgdata', clusterDir], await runAsUser());
+  // NOTE: the server removed its socket; its private folder goes too, so temporary folders do not pile up.
+  await rm(socketDirOf(clusterDir), { recursive: true, force: true });
 }
