@@ -5,9 +5,11 @@ import type { DonationSubmissionInput } from '../../shared/donation';
 import { donations, idempotencyKeys } from '../db/schema';
 import { AMOUNT_MISMATCH_MESSAGE, CARD_REQUIRED_MESSAGE, PAYMENT_NOT_FOUND_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE } from '../errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
-import { DECLINE_MESSAGES } from '../payments/test-gateway';
+import type { PaymentGateway } from '../payments/gateway';
+import { createTestGateway, DECLINE_MESSAGES } from '../payments/test-gateway';
 import { cardlessDetails, createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { ABANDONED_DECLINE_CODE } from './answers';
+import { markDonationSucceeded } from './repository';
 
 /**
  * The spec's payment-intent endpoints in test mode (spec section 7; issue #11), through app.inject on the real
@@ -157,6 +159,41 @@ describe('POST /api/confirm-donation in test mode', () => {
     expect(await t.reconcile()).toMatchObject({ abandoned: 1, stillPending: 0 });
     const [row] = await t.db.select().from(donations).where(eq(donations.paymentIntentId, paymentIntentId));
     expect(row).toMatchObject({ status: 'failed', declineCode: ABANDONED_DECLINE_CODE });
+  });
+});
+
+describe('POST /api/confirm-donation racing the webhook', () => {
+  it('answers what the webhook recorded (200, replayed) when it recorded the intent while the confirm ran, not 409', async () => {
+    // NOTE: the gateway seam stands in for the race: right after the intent is confirmed, and before confirm-donation
+    // writes the outcome, the outcome is recorded through the ledger as the webhook records it.
+    const inner = createTestGateway();
+    const app: { current?: TestApp } = {};
+    const gateway: PaymentGateway = {
+      ...inner,
+      async confirmPaymentIntent(paymentIntentId, card) {
+        const intent = await inner.confirmPaymentIntent(paymentIntentId, card);
+        const [row] = await (app.current as TestApp).db.select({ id: donations.id }).from(donations).where(eq(donations.paymentIntentId, paymentIntentId));
+        if (row && intent.charge) {
+          await markDonationSucceeded((app.current as TestApp).db, row.id, { ...intent.charge, isTestPayment: true }, { statusCode: 200, body: { recordedBy: 'webhook' } });
+        }
+        return intent;
+      },
+    };
+    const racing = await createTestApp({ gateway });
+    app.current = racing;
+    try {
+      const submission = validSubmission({ amount: 30 });
+      const created = await racing.post(API_PATHS.createPaymentIntent, { amount: 30, donation: cardlessDetails(submission) });
+      const { paymentIntentId } = CreatePaymentIntentSuccessSchema.parse(created.json()).data;
+      const response = await racing.post(API_PATHS.confirmDonation, { paymentIntentId, donationData: submission });
+      expect(response.statusCode, response.body).toBe(200);
+      const { data } = ProcessDonationSuccessSchema.parse(response.json());
+      expect(data.amount).toBe(30);
+      const rows = await racing.db.select({ status: donations.status, transactionId: donations.gatewayTransactionId }).from(donations);
+      expect(rows).toEqual([{ status: 'succeeded', transactionId: data.transactionId }]);
+    } finally {
+      await racing.close();
+    }
   });
 });
 

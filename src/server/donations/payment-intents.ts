@@ -175,7 +175,8 @@ async function recordIntentOutcome(
  * - 400 with `fieldErrors` when `donationData.creditCard` is sent to a gateway that never takes card data
  *   (Stripe mode), or missing for the test gateway, which confirms the intent with it; 400 when the amount or
  *   currency differs from the intent's; 404 for an intent the gateway does not know;
- * - a second confirm of the same intent replays the first answer and records nothing new (`replayed`);
+ * - a second confirm of the same intent replays the first answer and records nothing new (`replayed`), and so does a
+ *   confirm whose intent the webhook recorded while it ran (found in Stripe mode on PostgreSQL: it answered 409);
  * - `idempotencyKey` as on process-donation: the same key with another body 422, its answer replayed once stored;
  * - 503 (service unavailable) when the gateway or database cannot be reached before anything is recorded.
  */
@@ -245,6 +246,12 @@ export async function confirmDonation(
   let answer: IntentAnswer<ProcessDonationSuccess>;
   try {
     answer = await recordIntentOutcome(db, donation, intent, { saved, gateway: gateway.name, frequency: donationData.frequency });
+    if (answer.statusCode === 409) {
+      // NOTE: another request (the gateway's webhook, as a rule) recorded this intent's outcome between this one's read
+      // and its write: the donor gets what it recorded, not a 409 to retry.
+      const now = recordedAnswer(await findOrCreateIntentDonation(db, { ...toPendingDonation(donationData, card?.number, gateway), paymentIntentId }));
+      if (now) return { ...now, replayed: true };
+    }
   } catch (error) {
     log.error({ err: error, donationId: donation.id, paymentIntentId }, 'Payment intent outcome not recorded; left for the reconciler');
     return failure(503, PAYMENT_BEING_CONFIRMED_MESSAGE, { retryAfterSeconds: RETRY_AFTER_SECONDS.beingConfirmed });
