@@ -3,13 +3,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
-import type { DonationSubmissionInput } from '../../shared/donation';
 import { testDatabaseUrl } from '../config';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
 import { BILLING_LEASE_MS } from '../recurring/plans';
 import { ADMIN_BILLING_RUN_PATH } from '../recurring/plugin';
+import { burstThenKill, postDonation, reconciledEverything, type SentDonation } from '../testing/donation-burst';
 import { csrfHeaders, type ServerProcess } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
@@ -43,17 +42,7 @@ const SERVER_ENV = {
 };
 const start = () => workspace.start(SERVER_ENV);
 
-/** One donation the test sent under its own Idempotency-Key, and the answers it got. */
-interface Sent {
-  key: string;
-  body: DonationSubmissionInput;
-  /** The last status answered (undefined while no answer came back: the server died first). */
-  status?: number;
-  /** The transaction ids of every 200 answer for this key (more than one would be a second charge). */
-  transactionIds: Set<string>;
-}
-
-const sent: Sent[] = [];
+const sent: SentDonation[] = [];
 let pool: pg.Pool;
 beforeAll(() => {
   // NOTE: the test reads the ledger beside the running API over its own connection (on the embedded default, the
@@ -65,63 +54,8 @@ afterAll(async () => {
   await pool?.end();
 });
 
-async function post(server: ServerProcess, headers: Record<string, string>, donation: Sent): Promise<void> {
-  const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: donation.key },
-    body: JSON.stringify(donation.body),
-  });
-  const json = (await response.json()) as { data?: { transactionId?: string } };
-  donation.status = response.status;
-  if (response.status === 200 && json.data?.transactionId) donation.transactionIds.add(json.data.transactionId);
-}
-
 /** A final answer: paid (200) or declined (402). Anything else (no answer, 409 in flight, 503 unknown) is retried. */
-const isFinal = (donation: Sent) => donation.status === 200 || donation.status === 402;
-
-/** True for the log line of a reconciliation run that left no donation pending. */
-const reconciledEverything = (line: string) => {
-  try {
-    const entry = JSON.parse(line) as { msg?: string; reconcile?: { stillPending?: number } };
-    return entry.msg === 'Reconciliation finished' && entry.reconcile?.stillPending === 0;
-  } catch {
-    return false;
-  }
-};
-
-/**
- * Sends donations from {@link CONCURRENT_DONORS} donors at once until `stopAfterAnswers` answers came back, then
- * (after `beforeKill`, if given) kills the server with SIGKILL, requests still in flight.
- */
-async function burstThenKill(server: ServerProcess, round: number, stopAfterAnswers: number, beforeKill?: () => Promise<void>): Promise<void> {
-  const headers = await csrfHeaders(server.baseUrl);
-  let answers = 0;
-  let killing: Promise<void> | undefined;
-  const cards = ['4242424242424242', '4000000000000002', '5555555555554444'];
-  const donor = async (index: number) => {
-    for (let i = 0; !killing; i += 1) {
-      const frequency = (index + i) % 3 === 0 ? 'monthly' : 'one-time';
-      const donation: Sent = {
-        key: randomUUID(),
-        body: validSubmission(
-          { amount: 10 + index, frequency, donorEmail: `round-${round}-donor-${index}-${i}@example.org` },
-          { number: cards[(index + i) % cards.length] ?? '4242424242424242' },
-        ),
-        transactionIds: new Set(),
-      };
-      sent.push(donation);
-      try {
-        await post(server, headers, donation);
-      } catch {
-        return; // the connection died with the server
-      }
-      answers += 1;
-      if (answers === stopAfterAnswers) killing = (beforeKill?.() ?? Promise.resolve()).then(() => server.kill());
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENT_DONORS }, (_, index) => donor(index)));
-  await killing;
-}
+const isFinal = (donation: SentDonation) => donation.status === 200 || donation.status === 402;
 
 /** Restarts the server, waits until the reconciler settled what a killed one left, and retries every key until final. */
 async function restartAndSettle(): Promise<ServerProcess> {
@@ -129,7 +63,7 @@ async function restartAndSettle(): Promise<ServerProcess> {
   await server.waitForLine(reconciledEverything, 60_000);
   const headers = await csrfHeaders(server.baseUrl);
   for (const donation of sent.filter((each) => !isFinal(each))) {
-    await expect.poll(async () => (await post(server, headers, donation), donation.status), { timeout: 30_000, interval: 100 }).toBeOneOf([200, 402]);
+    await expect.poll(async () => (await postDonation(server, headers, donation), donation.status), { timeout: 30_000, interval: 100 }).toBeOneOf([200, 402]);
   }
   return server;
 }
@@ -196,7 +130,17 @@ describe(`the ${onEmbedded ? 'embedded default' : 'DATABASE_URL server'} on a ba
         void billAsOf(running, new Date(Date.now() + 40 * DAY_MS)).catch(() => undefined);
         await running.waitForLine((line) => line.includes('Renewal charged'), 30_000);
       };
-      await burstThenKill(server, round, 12 + 6 * round, round === 2 ? duringBilling : undefined);
+      const cards = ['4242424242424242', '4000000000000002', '5555555555554444'];
+      const next = (donor: number, i: number) => ({
+        key: randomUUID(),
+        body: validSubmission(
+          { amount: 10 + donor, frequency: (donor + i) % 3 === 0 ? ('monthly' as const) : ('one-time' as const), donorEmail: `round-${round}-donor-${donor}-${i}@example.org` },
+          { number: cards[(donor + i) % cards.length] ?? '4242424242424242' },
+        ),
+      });
+      const headers = await csrfHeaders(server.baseUrl);
+      const burst = await burstThenKill(server, headers, { donors: CONCURRENT_DONORS, killAfterAnswers: 12 + 6 * round, next, beforeKill: round === 2 ? duringBilling : undefined });
+      sent.push(...burst);
       if (round === 3) {
         // Killed during start-up: once its database is open, before it listens.
         const starting = workspace.spawn(SERVER_ENV);

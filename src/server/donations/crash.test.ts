@@ -2,15 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { API_PATHS } from '../../shared/api';
-import type { DonationSubmissionInput } from '../../shared/donation';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
-import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
 import { gatewayIdempotencyKey } from '../payments/gateway';
-import { csrfHeaders, succeededDonationCount, type ServerProcess } from '../testing/server-process';
+import { burstThenKill, postDonation, reconciledEverything } from '../testing/donation-burst';
+import { csrfHeaders, succeededDonationCount } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
 import { ABANDONED_DECLINE_CODE } from './answers';
@@ -26,14 +24,6 @@ const CONCURRENT_DONORS = 16;
 /** The server is killed once this many answers have come back, with the other requests still in flight. */
 const KILL_AFTER_ANSWERS = 40;
 
-/** One request of the batch and what came back (nothing when the kill cut it). */
-interface Sent {
-  key: string | undefined;
-  body: DonationSubmissionInput;
-  status?: number;
-  json?: { data?: { transactionId?: string } };
-}
-
 const CARDS = ['4242424242424242', '5555555555554444', '4000000000000002', '378282246310005', '4000000000009995'];
 
 const workspace = useServerWorkspace('donation-crash');
@@ -46,51 +36,19 @@ const workspace = useServerWorkspace('donation-crash');
 // fdatasync) took over 2 s and answered 503, which is not what this test is about.
 const start = () => workspace.start({ GATEWAY_TIMEOUT_MS: '8000', PENDING_TIMEOUT_MS: '9000', RECONCILE_INTERVAL_MS: '100' });
 
-async function post(server: ServerProcess, headers: Record<string, string>, sent: Sent): Promise<void> {
-  const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
-    method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', ...(sent.key ? { [IDEMPOTENCY_KEY_HEADER]: sent.key } : {}) },
-    body: JSON.stringify(sent.body),
-  });
-  sent.json = (await response.json()) as Sent['json'];
-  sent.status = response.status;
-}
-
-/** True for the log line of a reconciliation run that left no donation pending. */
-const reconciledEverything = (line: string) => {
-  try {
-    const entry = JSON.parse(line) as { msg?: string; reconcile?: { stillPending?: number } };
-    return entry.msg === 'Reconciliation finished' && entry.reconcile?.stillPending === 0;
-  } catch {
-    return false;
-  }
-};
-
 describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart', () => {
   it('leaves every charge the gateway made with exactly one succeeded row, and no row pending', { timeout: 150_000 }, async () => {
     const first = await start();
     const headers = await csrfHeaders(first.baseUrl);
-    const batch: Sent[] = [];
-    let answers = 0;
-    let killing: Promise<void> | undefined;
-
-    const donor = async (donorIndex: number) => {
-      for (let i = 0; !killing; i += 1) {
-        const number = CARDS[(donorIndex + i) % CARDS.length] ?? '4242424242424242';
-        // Every fifth request has no Idempotency-Key: those must be safe too.
-        const sent: Sent = { key: i % 5 === 4 ? undefined : randomUUID(), body: validSubmission({ amount: 10 + donorIndex }, { number }) };
-        batch.push(sent);
-        try {
-          await post(first, headers, sent);
-        } catch {
-          return; // the connection died with the server
-        }
-        answers += 1;
-        if (answers === KILL_AFTER_ANSWERS) killing = first.kill();
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENT_DONORS }, (_, index) => donor(index)));
-    await killing;
+    const batch = await burstThenKill(first, headers, {
+      donors: CONCURRENT_DONORS,
+      killAfterAnswers: KILL_AFTER_ANSWERS,
+      // Every fifth request has no Idempotency-Key: those must be safe too.
+      next: (donor, i) => ({
+        key: i % 5 === 4 ? undefined : randomUUID(),
+        body: validSubmission({ amount: 10 + donor }, { number: CARDS[(donor + i) % CARDS.length] ?? '4242424242424242' }),
+      }),
+    });
     const cut = batch.filter((sent) => sent.status === undefined);
     expect(cut.length, 'requests in flight when the server was killed').toBeGreaterThan(0);
 
@@ -103,7 +61,7 @@ describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart
     // A donor retrying a cut request with its key gets a final answer, never a second charge.
     const retryHeaders = await csrfHeaders(second.baseUrl);
     for (const sent of cut.filter((s) => s.key !== undefined)) {
-      await post(second, retryHeaders, sent);
+      await postDonation(second, retryHeaders, sent);
       expect([200, 402]).toContain(sent.status);
     }
     const succeededOverHttp = await succeededDonationCount(second.baseUrl);
@@ -136,7 +94,7 @@ describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart
         expect(chargedKeys.has(gatewayIdempotencyKey(row.id))).toBe(false);
       }
       const succeededIds = new Set(succeededRows.map((row) => row.transactionId));
-      for (const sent of batch.filter((s) => s.status === 200)) expect(succeededIds).toContain(sent.json?.data?.transactionId);
+      for (const sent of batch.filter((s) => s.status === 200)) expect(succeededIds).toContain([...sent.transactionIds][0]);
     } finally {
       if (!workspace.postgres) await database.close();
     }
