@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { OrganizationProfile } from '../config';
 import { receiptLines, type RecurringReceiptNote } from './receipt-view';
@@ -8,14 +9,21 @@ import type { ReceiptDetails } from './repository';
 /**
  * The receipt as a tagged PDF (issue #12; DESIGN.md, "PDF"): pdfkit with `tagged: true`, a title, the language,
  * a structure tree (Document, H1, P, Table rows, a Figure with alt text for the logo), and Noto Sans embedded
- * from the @fontsource/noto-sans package (no system font). One page that fits A4 and US Letter alike.
+ * from the @expo-google-fonts/noto-sans package (Google Fonts' TrueType files; no system font). One page that fits A4
+ * and US Letter alike.
  */
 
 const require = createRequire(import.meta.url);
-/** Noto Sans 400 and 700, Latin subset, as WOFF (fontkit, pdfkit's font engine, reads WOFF). */
+/**
+ * Noto Sans 400 and 700 (Latin, Greek, Cyrillic and Vietnamese: a donor's name in any of them prints), parsed once
+ * by fontkit, pdfkit's font engine, and shared by every document: each PDF subsets the glyphs it uses.
+ * NOTE: TrueType, not WOFF, and parsed once: fontkit inflates a WOFF table in pure JavaScript on every read, and a
+ * font registered as bytes is parsed again for every document; that made a receipt cost 0.3-1 s of the event loop
+ * (issue #19's measurement of the test suite; docs/decisions/0066-test-suite-time.md). Now about 40 ms.
+ */
 const FONTS = {
-  regular: readFileSync(require.resolve('@fontsource/noto-sans/files/noto-sans-latin-400-normal.woff')),
-  bold: readFileSync(require.resolve('@fontsource/noto-sans/files/noto-sans-latin-700-normal.woff')),
+  regular: fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'))),
+  bold: fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'))),
 };
 
 /** Width of A4 (595.28 pt) and height of Letter (792 pt) would each cut the other; A4 width and Letter height fit both. */
@@ -67,8 +75,9 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  doc.registerFont('Body', FONTS.regular);
-  doc.registerFont('Bold', FONTS.bold);
+  // NOTE: pdfkit takes a parsed fontkit font as well as bytes (PDFFontFactory.open); its types name only bytes.
+  doc.registerFont('Body', FONTS.regular as unknown as Buffer);
+  doc.registerFont('Bold', FONTS.bold as unknown as Buffer);
   const width = PAGE_SIZE[0] - 2 * MARGIN;
 
   const root = doc.struct('Document');
