@@ -66,6 +66,13 @@ describe('a donation gets its receipt', () => {
     expect(structRoles).toMatch(/"role":"Figure"/);
   });
 
+  it('prints a donor name in Cyrillic, Greek or Vietnamese as written (the embedded font has the glyphs)', async () => {
+    const answer = await t.postDonation(validSubmission({ amount: 20, donorName: 'Дмитрий Ωμέγα Nguyễn' }));
+    expect(answer.statusCode).toBe(200);
+    const pdf = await t.app.inject({ method: 'GET', url: answer.json<{ data: { receiptUrl: string } }>().data.receiptUrl });
+    expect((await readPdf(pdf.rawPayload)).text).toContain('Дмитрий Ωμέγα Nguyễn');
+  });
+
   it('refuses forged, altered and expired links with the same 404', async () => {
     const answer = await t.postDonation(validSubmission());
     const { receiptUrl, transactionId } = answer.json<{ data: { receiptUrl: string; transactionId: string } }>().data;
