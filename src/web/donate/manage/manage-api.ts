@@ -13,6 +13,12 @@ export type ManageOutcome =
   | { kind: 'invalid'; field: string; message: string }
   | { kind: 'failed'; message: string; status: number };
 
+/**
+ * Runs a change of the plan (the page's own, over {@link changePlan}); resolves with the field errors the server gave
+ * (none when it went through or failed otherwise). Shared by the page's forms and the Stripe card update.
+ */
+export type RunChange = (change: PlanChange, done: string) => Promise<Record<string, string>>;
+
 /** Shown when the request did not reach the server or the server failed. */
 export const MANAGE_FAILED_MESSAGE = 'We could not reach our server just now. Please check your connection and try again.';
 /** Shown on 404: the link is wrong or expired (a newer e-mail of the gift holds a newer one). */

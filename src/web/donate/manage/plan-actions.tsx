@@ -9,13 +9,11 @@ import type { ManagedPlan, PlanChange } from '../../../shared/recurring-api';
 import type { SiteConfig } from '../../../shared/site-config';
 import { CancelPlan } from './cancel-plan';
 import { PageLoading } from '../../components/page-loading';
+import type { RunChange } from './manage-api';
 import { planAmountLabel } from './plan-format';
 
 // NOTE: lazily, so test mode loads none of the Stripe-mode modules, which the donation form's Stripe mode shares.
 const StripeCardUpdate = lazy(() => import('./stripe-card-update').then((module) => ({ default: module.StripeCardUpdate })));
-
-/** Runs a change; resolves with the field errors the server gave (none when it went through or failed otherwise). */
-export type RunChange = (change: PlanChange, done: string) => Promise<Record<string, string>>;
 
 /** One titled form of the page (an h2 and its fields), submitted with its own button. */
 function ActionForm({ title, id, onSubmit, children }: { title: string; id: string; onSubmit: () => void; children: ReactNode }) {

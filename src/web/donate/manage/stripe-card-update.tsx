@@ -9,8 +9,7 @@ import { StripeCheckoutProvider, useStripeAppearance } from '../form/stripe/lazy
 import type { StripeCheckout } from '../form/stripe/stripe-checkout';
 import { StripePaymentField } from '../form/stripe/stripe-payment-field';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from '../form/stripe/stripe-payments';
-import { startCardSetup } from './manage-api';
-import type { RunChange } from './plan-actions';
+import { startCardSetup, type RunChange } from './manage-api';
 
 /** What the card form needs from the page: the plan's token, whether a change is under way, and how to post one. */
 interface CardUpdateProps {
