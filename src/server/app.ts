@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { registerAdminAudit } from './admin/audit';
 import { registerAdmin } from './admin/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
-import type { ServerConfig } from './config';
+import type { ServerConfig } from './platform/config';
 import { registerCsrfProtection } from './csrf';
 import { registerDigest } from './digest/plugin';
 import type { Database } from './db/client';

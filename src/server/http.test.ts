@@ -7,7 +7,7 @@ import { API_PATHS, ApiErrorSchema, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '.
 import { SITE_CONFIG_META_NAME, SiteConfigSchema } from '../shared/site-config';
 import { PATHS } from '../shared/site-paths';
 import { BODY_LIMIT_BYTES, buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfig } from './platform/config';
 import { CSRF_SECRET_COOKIE_NAME } from './csrf';
 import { donations } from './db/schema';
 import {

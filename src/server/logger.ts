@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { MANAGE_PLAN_API_PATH, MANAGE_PLAN_PAGE_PATH } from '../shared/recurring';
-import type { ServerConfig } from './config';
+import type { ServerConfig } from './platform/config';
 import { serializeError } from './error-serializer';
 import { RECEIPT_PDF_PATH } from './receipts/receipt-link';
 

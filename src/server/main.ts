@@ -1,5 +1,5 @@
 import { buildApp } from './app';
-import { loadConfig, type ServerConfig } from './config';
+import { loadConfig, type ServerConfig } from './platform/config';
 import { openDatabase } from './db/client';
 import { createLogger } from './logger';
 import { createGateway } from './payments/create-gateway';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../src/shared/api';
-import { testDatabaseUrl } from '../../src/server/config';
+import { testDatabaseUrl } from '../../src/server/platform/config';
 import { openDatabase } from '../../src/server/db/client';
 import { CLUSTER_DIR_NAME, runningServerOf } from '../../src/server/db/embedded-postgres';
 import { donations } from '../../src/server/db/schema';

@@ -3,7 +3,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../platform/config';
 import { startEmbeddedPostgres, type EmbeddedPostgresServer } from './embedded-postgres';
 import * as schema from './schema';
 

@@ -1,5 +1,5 @@
 import { CURRENCY } from '../../shared/money';
-import type { DigestSettings } from '../config';
+import type { DigestSettings } from '../platform/config';
 import type { Database } from '../db/client';
 import type { MailOutboxRow } from '../db/schema';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';

@@ -4,7 +4,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Cause } from '../../shared/causes';
-import { loadConfig } from '../config';
+import { loadConfig } from '../platform/config';
 import { donations, mailOutbox, receipts, recurringPlans, type MailOutboxRow } from '../db/schema';
 import { markDonationRefunded } from '../donations/intent-ledger';
 import { createPendingDonation, markDonationFailed, markDonationSucceeded } from '../donations/repository';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
 import { PermanentComposeError, type ComposeMail } from '../mail/relay';

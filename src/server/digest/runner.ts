@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DigestSettings } from '../config';
+import type { DigestSettings } from '../platform/config';
 import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
 import { enqueueMail } from '../mail/outbox';

@@ -1,6 +1,6 @@
 import { inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../config';
+import { loadConfig } from '../platform/config';
 import { donations } from '../db/schema';
 import { gatewayIdempotencyKey } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { MailSettings } from '../config';
+import type { MailSettings } from '../platform/config';
 import type { Database } from '../db/client';
 import type { Clock } from './clock';
 import { relayDueMail, startMailRelay, type ComposeMail, type RelayReport, type RunningMailRelay } from './relay';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
+import { loadConfig } from '../platform/config';
 import { mailOutbox, receipts } from '../db/schema';
 import { createPendingDonation, markDonationSucceeded } from '../donations/repository';
 import { createReceiptComposer } from '../receipts/compose';

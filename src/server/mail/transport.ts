@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
-import type { MailSettings } from '../config';
+import type { MailSettings } from '../platform/config';
 
 /**
  * Where e-mail goes (issue #12): an SMTP server through nodemailer when SMTP_URL is set, otherwise RFC 5322

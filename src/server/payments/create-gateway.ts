@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { IN_MEMORY_DATA_DIR, type ServerConfig } from '../config';
+import { IN_MEMORY_DATA_DIR, type ServerConfig } from '../platform/config';
 import { memoryChargeLedger, openFileChargeLedger } from './charge-ledger';
 import type { PaymentGateway } from './gateway';
 import { createStripeGateway } from './stripe/stripe-gateway';

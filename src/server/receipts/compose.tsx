@@ -1,4 +1,4 @@
-import type { OrganizationProfile } from '../config';
+import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import type { MailOutboxRow } from '../db/schema';
 import type { Clock } from '../mail/clock';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
-import type { OrganizationProfile } from '../config';
+import type { OrganizationProfile } from '../platform/config';
 import { receiptLines, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
 

@@ -8,7 +8,7 @@ import {
   ResendReceiptsAcceptedSchema,
   ResendReceiptsRequestSchema,
 } from '../../shared/receipts';
-import type { OrganizationProfile } from '../config';
+import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { apiError, NOT_FOUND_MESSAGE } from '../errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';

@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import type { CapabilitySigner } from '../capability-link';
-import type { OrganizationProfile } from '../config';
+import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type MailOutboxRow, type RecurringMailKind } from '../db/schema';
 import type { Clock } from '../mail/clock';

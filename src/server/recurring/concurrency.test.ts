@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IN_MEMORY_DATA_DIR } from '../config';
+import { IN_MEMORY_DATA_DIR } from '../platform/config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
 import { createPendingDonation } from '../donations/repository';

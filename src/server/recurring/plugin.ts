@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdminToken } from '../admin/auth';
 import type { CapabilitySigner } from '../capability-link';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
 import { apiError, INVALID_INPUT_MESSAGE } from '../errors';
 import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config';
+import { loadConfig } from '../platform/config';
 
 /** BILLING_INTERVAL_MS and DUNNING_RETRY_DAYS (issue #13), read once at start-up like every setting. */
 describe('billing settings', () => {

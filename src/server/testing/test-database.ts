@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { IN_MEMORY_DATA_DIR, testDatabaseUrl } from '../config';
+import { IN_MEMORY_DATA_DIR, testDatabaseUrl } from '../platform/config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { startEmbeddedPostgres } from '../db/embedded-postgres';
 

@@ -1,6 +1,6 @@
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { ReactNode } from 'react';
-import type { OrganizationProfile } from '../../config';
+import type { OrganizationProfile } from '../../platform/config';
 
 /**
  * The frame of every e-mail the site sends (issue #12): the organisation's name as a heading, the content, and a

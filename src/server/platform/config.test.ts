@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SITE_CONFIG } from '../shared/site-config';
-import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing/settings';
+import { DEFAULT_SITE_CONFIG } from '../../shared/site-config';
+import { DEFAULT_CARD_TESTING_SETTINGS } from '../card-testing/settings';
 import {
   DEFAULT_DIGEST_HOUR,
   DEFAULT_ORG_LEGAL_NAME,
@@ -12,7 +12,7 @@ import {
   testDatabaseUrl,
 } from './config';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const productionSecret = 'x'.repeat(32);
 
 describe('loadConfig', () => {

@@ -2,13 +2,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PRESET_AMOUNTS_DOLLARS } from '../shared/amounts';
-import { DonorEmailSchema } from '../shared/field-rules';
-import { dollarsToCents, MIN_AMOUNT_DOLLARS } from '../shared/money';
-import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../shared/site-config';
-import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing/settings';
-import { canonicalTimeZone } from './digest/time-zone';
-import { stripeSettings, type StripeSettings } from './payments/stripe/stripe-settings';
+import { PRESET_AMOUNTS_DOLLARS } from '../../shared/amounts';
+import { DonorEmailSchema } from '../../shared/field-rules';
+import { dollarsToCents, MIN_AMOUNT_DOLLARS } from '../../shared/money';
+import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../../shared/site-config';
+import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from '../card-testing/settings';
+import { canonicalTimeZone } from '../digest/time-zone';
+import { stripeSettings, type StripeSettings } from '../payments/stripe/stripe-settings';
 
 /**
  * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's
@@ -58,7 +58,7 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 const MAX_DURATION_MS = 24 * 60 * 60 * 1000;
 
 /** The built site (Vite's output), resolved from this file so the working directory does not matter. */
-const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
+const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 
 /** Empty variables (`PORT=`) count as unset, as most shells and `.env` loaders write them. */
 const optionalVar = <T extends z.ZodType>(schema: T) =>
