@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { WindowLimit } from './settings';
+import type { WindowLimit } from '../platform/card-testing-settings';
 
 /**
  * Fixed-window counters on @fastify/rate-limit's stores (issue #4: "its in-memory store by default and Redis

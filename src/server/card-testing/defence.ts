@@ -7,7 +7,7 @@ import { DECLINE_MESSAGES } from '../payments/test-gateway';
 import { createLimitCounter, registerCounterStore, type CounterState, type LimitCounter } from './counters';
 import { CARD_TESTING_EVENTS, type BlockingLimit, type RefusingLimit } from './events';
 import { cardFingerprint, emailDigest, limitKeySecret, loggedPrefix } from './limit-keys';
-import type { CardTestingSettings } from './settings';
+import type { CardTestingSettings } from '../platform/card-testing-settings';
 import { connectCounterRedis } from './redis';
 import { randomDelayMs, waitMs } from './velocity-delay';
 import { isMachineRoute } from '../machine-routes';

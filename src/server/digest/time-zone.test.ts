@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toIsoDate } from '../recurring/calendar';
-import { canonicalTimeZone, previousDate, startOfZonedDay, zonedDayBounds, zonedTime } from './time-zone';
+import { previousDate, startOfZonedDay, zonedDayBounds, zonedTime } from './time-zone';
 
 /**
  * Calendar days in the staff's time zone (issue #14; decision 0062): the instants a day covers, daylight saving
@@ -51,18 +51,11 @@ describe('zonedDayBounds', () => {
   });
 });
 
-describe('zonedTime and canonicalTimeZone', () => {
+describe('zonedTime', () => {
   it('reads the date and the 24-hour hour of an instant in a zone, midnight as hour 0', () => {
     expect(zonedTime(new Date('2026-03-09T04:00:00Z'), 'America/New_York')).toEqual({ date: '2026-03-09', hour: 0 });
     expect(zonedTime(new Date('2026-03-09T03:59:59.999Z'), 'America/New_York')).toEqual({ date: '2026-03-08', hour: 23 });
     expect(zonedTime(new Date('2026-01-01T05:30:00Z'), 'Asia/Kolkata')).toEqual({ date: '2026-01-01', hour: 11 });
-  });
-
-  it('knows IANA names in any case, and nothing else', () => {
-    expect(canonicalTimeZone('america/belize')).toBe('America/Belize');
-    expect(canonicalTimeZone('UTC')).toBe('UTC');
-    expect(canonicalTimeZone('Mars/Olympus_Mons')).toBeUndefined();
-    expect(canonicalTimeZone(':/etc/localtime')).toBeUndefined();
   });
 
   it('counts the day before across months and leap days', () => {

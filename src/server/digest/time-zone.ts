@@ -27,18 +27,6 @@ function formatterOf(timeZone: string): Intl.DateTimeFormat {
   return formatter;
 }
 
-/**
- * The IANA name Intl knows `name` by (`america/belize` -> `America/Belize`), or undefined when it knows no such zone
- * (TZ's validation, config.ts).
- */
-export function canonicalTimeZone(name: string): string | undefined {
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The calendar date and hour of `instant` in `timeZone`. Throws a RangeError for an unknown zone. */
 export function zonedTime(instant: Date, timeZone: string): ZonedTime {
   const parts = Object.fromEntries(formatterOf(timeZone).formatToParts(instant).map((part) => [part.type, part.value]));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_CONFIG } from '../../shared/site-config';
-import { DEFAULT_CARD_TESTING_SETTINGS } from '../card-testing/settings';
+import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing-settings';
 import {
   DEFAULT_DIGEST_HOUR,
   DEFAULT_ORG_LEGAL_NAME,

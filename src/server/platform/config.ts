@@ -6,9 +6,9 @@ import { PRESET_AMOUNTS_DOLLARS } from '../../shared/amounts';
 import { DonorEmailSchema } from '../../shared/field-rules';
 import { dollarsToCents, MIN_AMOUNT_DOLLARS } from '../../shared/money';
 import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../../shared/site-config';
-import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from '../card-testing/settings';
-import { canonicalTimeZone } from '../digest/time-zone';
-import { stripeSettings, type StripeSettings } from '../payments/stripe/stripe-settings';
+import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing-settings';
+import { canonicalTimeZone } from './time-zone-name';
+import { stripeSettings, type StripeSettings } from './stripe-settings';
 
 /**
  * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's

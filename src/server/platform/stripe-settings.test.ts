@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../platform/config';
+import { loadConfig } from './config';
 import { DEFAULT_STRIPE_JS_URL } from './stripe-settings';
 
 /** PAYMENT_GATEWAY=stripe (issue #11): "the server refuses to start in Stripe mode with a missing key, a publishable key that does not start with pk_, or a secret key of the other mode". */
