@@ -16,7 +16,7 @@ import { apiError, handleError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, safeV
 import { registerHealthRoutes } from './health/health-routes';
 import { registerOpenApi } from './http/openapi';
 import { fingerprintSecret } from './idempotency/idempotency-key';
-import { createLogger } from './logger';
+import { createLogger } from './platform/logger';
 import { systemClock, type Clock } from './mail/clock';
 import { registerMail } from './mail/plugin';
 import { registerMetrics } from './metrics/plugin';
@@ -31,7 +31,7 @@ import { createManageLinkSigner } from './recurring/manage-link';
 import { registerRecurring } from './recurring/plugin';
 import { createRecurringReceiptNotes } from './recurring/receipt-note';
 import { registerSecurityHeaders } from './security-headers';
-import { registerConnectionDraining } from './shutdown/drain-connections';
+import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './site';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */

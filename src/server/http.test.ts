@@ -17,7 +17,7 @@ import {
   PAYMENT_BEING_CONFIRMED_MESSAGE,
   UNSUPPORTED_MEDIA_TYPE_MESSAGE,
 } from './errors';
-import { createLogger } from './logger';
+import { createLogger } from './platform/logger';
 import type { PaymentGateway } from './payments/gateway';
 import { createTestGateway } from './payments/test-gateway';
 import { createManageLinkSigner } from './recurring/manage-link';

@@ -1,9 +1,9 @@
 import { buildApp } from './app';
 import { loadConfig, type ServerConfig } from './platform/config';
 import { openDatabase } from './db/client';
-import { createLogger } from './logger';
+import { createLogger } from './platform/logger';
 import { createGateway } from './payments/create-gateway';
-import { closeOnSignals } from './shutdown/close-on-signals';
+import { closeOnSignals } from './platform/close-on-signals';
 
 /**
  * Starts the server (issue #2: "One process serves the built site and /api on PORT"): reads the

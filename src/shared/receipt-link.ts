@@ -4,6 +4,12 @@
  * the page's stored-state checks can use it (decision 0020).
  */
 
+/**
+ * API path of a receipt's PDF, `:token` being a token of the server's receipt links (server/receipts/receipt-link.ts);
+ * here so the server's logger can mask the token without importing receipts.
+ */
+export const RECEIPT_PDF_PATH = '/api/receipts/pdf/:token';
+
 /** A receipt link: a same-site path, never an absolute or `javascript:` URL (it becomes an `href`). */
 export const RECEIPT_URL_PATTERN = /^\/api\/receipts\/pdf\/[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { deriveKey } from '../derived-key';
+import { deriveKey } from '../platform/derived-key';
 
 /**
  * The identities the card-testing counters count by (OWASP OAT-001; issue #4), as keyed hashes: a counter

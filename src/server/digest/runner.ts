@@ -3,7 +3,7 @@ import type { DigestSettings } from '../platform/config';
 import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
 import { enqueueMail } from '../mail/outbox';
-import { startPeriodicRunner } from '../periodic-runner';
+import { startPeriodicRunner } from '../platform/periodic-runner';
 import type { IsoDate } from '../recurring/calendar';
 import { previousDate, zonedTime } from './time-zone';
 

@@ -11,7 +11,7 @@ import {
   markDonationSucceeded,
   type StalePendingDonation,
 } from './repository';
-import { startPeriodicRunner } from '../periodic-runner';
+import { startPeriodicRunner } from '../platform/periodic-runner';
 
 /**
  * The reconciler (issue #3, "A durable ledger"): resolves donations left `pending` (the process died between

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
 import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../db/schema';
-import { deriveKey } from '../derived-key';
+import { deriveKey } from '../platform/derived-key';
 
 /**
  * The `Idempotency-Key` request header (issue #3, after Stripe's idempotent requests and the IETF draft

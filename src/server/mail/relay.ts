@@ -6,7 +6,7 @@ import type { Clock } from './clock';
 import { claimDueMessages, markMailFailed, markMailSent, messageIdOf, scheduleMailRetry } from './outbox';
 import { isPermanentMailError, mailErrorSummary, type MailTransport } from './transport';
 import type Mail from 'nodemailer/lib/mailer';
-import { startPeriodicRunner } from '../periodic-runner';
+import { startPeriodicRunner } from '../platform/periodic-runner';
 
 /**
  * The outbox relay (issue #12, decision 0040): sends what the outbox holds, due, through the transport; retries

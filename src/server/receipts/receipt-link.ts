@@ -1,5 +1,6 @@
-import { createCapabilitySigner } from '../capability-link';
-import { deriveKey } from '../derived-key';
+import { RECEIPT_PDF_PATH } from '../../shared/receipt-link';
+import { createCapabilitySigner } from '../platform/capability-link';
+import { deriveKey } from '../platform/derived-key';
 
 /**
  * Capability links to a receipt's PDF (issue #12, decision 0042): whoever holds the link may download that one
@@ -8,8 +9,6 @@ import { deriveKey } from '../derived-key';
  * 128 bits the issue asks for), unforgeable, and nothing to store.
  */
 
-/** API path of a receipt's PDF, `:token` being a {@link signReceiptToken} token. */
-export const RECEIPT_PDF_PATH = '/api/receipts/pdf/:token';
 /** How long a link is valid, in days: 3 years (issue #12 asks for at least 2; a tax year and its filing fit). */
 export const RECEIPT_LINK_VALID_DAYS = 3 * 366;
 

@@ -8,12 +8,13 @@ import {
   ResendReceiptsAcceptedSchema,
   ResendReceiptsRequestSchema,
 } from '../../shared/receipts';
+import { RECEIPT_PDF_PATH } from '../../shared/receipt-link';
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { apiError, NOT_FOUND_MESSAGE } from '../errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
-import { RECEIPT_PDF_PATH, receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
+import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
 import { findReceiptByTransactionId } from './repository';
 import { requestReceiptLinks } from './resend';

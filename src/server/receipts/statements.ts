@@ -3,7 +3,7 @@ import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
 import { enqueueMail } from '../mail/outbox';
 import { listStatementRecipients } from './repository';
-import { startPeriodicRunner } from '../periodic-runner';
+import { startPeriodicRunner } from '../platform/periodic-runner';
 
 /**
  * Year-end statements (issue #12; decision 0044): one e-mail per donor (address, case-insensitive) per calendar

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
-import type { CapabilitySigner } from '../capability-link';
+import type { CapabilitySigner } from '../platform/capability-link';
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type MailOutboxRow, type RecurringMailKind } from '../db/schema';

@@ -4,7 +4,7 @@ import { IN_MEMORY_DATA_DIR } from '../platform/config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
 import { createPendingDonation } from '../donations/repository';
-import { createLogger } from '../logger';
+import { createLogger } from '../platform/logger';
 import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway, type TestGateway } from '../payments/test-gateway';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';

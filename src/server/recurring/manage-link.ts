@@ -1,6 +1,6 @@
 import { managePlanPagePath } from '../../shared/recurring';
-import { createCapabilitySigner, type CapabilitySigner } from '../capability-link';
-import { deriveKey } from '../derived-key';
+import { createCapabilitySigner, type CapabilitySigner } from '../platform/capability-link';
+import { deriveKey } from '../platform/derived-key';
 
 /**
  * The donor's manage link of a recurring plan (issue #13): `<PUBLIC_URL>/donate/manage/<token>`, a signed capability

@@ -15,7 +15,7 @@ import {
   PlanChangeSchema,
   SETUP_INTENT_NOT_SAVED_MESSAGE,
 } from '../../shared/recurring-api';
-import type { CapabilitySigner } from '../capability-link';
+import type { CapabilitySigner } from '../platform/capability-link';
 import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../errors';

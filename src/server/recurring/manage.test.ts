@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME } from '../../shared/api';
 import { managePlanPagePath, MANAGE_CARD_SETUP_API_PATH, MANAGE_LINKS_API_PATH, MANAGE_PLAN_API_PATH } from '../../shared/recurring';
 import { MANAGE_LINKS_CONFIRMATION, PLAN_CHANGE_NOT_ALLOWED_MESSAGE } from '../../shared/recurring-api';
-import { createCapabilitySigner } from '../capability-link';
+import { createCapabilitySigner } from '../platform/capability-link';
 import { mailOutbox, recurringPlans } from '../db/schema';
 import { manualClock } from '../mail/clock';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAdminToken } from '../admin/auth';
-import type { CapabilitySigner } from '../capability-link';
+import type { CapabilitySigner } from '../platform/capability-link';
 import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
 import { apiError, INVALID_INPUT_MESSAGE } from '../errors';

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { CapabilitySigner } from '../capability-link';
+import type { CapabilitySigner } from '../platform/capability-link';
 import type { Database } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
 import type { Clock } from '../mail/clock';

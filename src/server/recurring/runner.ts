@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../mail/clock';
 import { runBilling, type BillingDeps, type BillingReport } from './billing';
-import { startPeriodicRunner } from '../periodic-runner';
+import { startPeriodicRunner } from '../platform/periodic-runner';
 
 /** A running billing runner: `stop` ends the loop after the current run. */
 export interface RunningBilling {

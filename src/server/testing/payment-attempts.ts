@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Logger } from 'pino';
 import { API_PATHS, CSRF_HEADER_NAME, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
-import { createLogger } from '../logger';
+import { createLogger } from '../platform/logger';
 import type { CsrfCredentials, TestApp } from './test-app';
 
 /**

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, CSRF_HEADER_NAME } from '../shared/api';
+import { API_PATHS, CSRF_HEADER_NAME } from '../../shared/api';
 import { createLogger } from './logger';
-import { createTestApp, validSubmission, type TestApp } from './testing/test-app';
+import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 
 /**
  * Issue #2: "The full card number and the CVV are never stored and never logged (pino redaction on

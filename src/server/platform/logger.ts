@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { MANAGE_PLAN_API_PATH, MANAGE_PLAN_PAGE_PATH } from '../shared/recurring';
-import type { ServerConfig } from './platform/config';
+import { RECEIPT_PDF_PATH } from '../../shared/receipt-link';
+import { MANAGE_PLAN_API_PATH, MANAGE_PLAN_PAGE_PATH } from '../../shared/recurring';
+import type { ServerConfig } from './config';
 import { serializeError } from './error-serializer';
-import { RECEIPT_PDF_PATH } from './receipts/receipt-link';
 
 /**
  * Paths pino removes from every log line (issue #2: "The full card number and the CVV are never stored
