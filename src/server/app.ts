@@ -7,12 +7,12 @@ import { registerAdminAudit } from './admin/audit';
 import { registerAdmin } from './admin/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './platform/config';
-import { registerCsrfProtection } from './csrf';
+import { registerCsrfProtection } from './http/csrf';
 import { registerDigest } from './digest/plugin';
 import type { Database } from './db/client';
 import { registerReconciler } from './donations/reconciler';
 import { donationRoutes } from './donations/routes';
-import { apiError, handleError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './errors';
+import { apiError, handleError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './http/errors';
 import { registerHealthRoutes } from './health/health-routes';
 import { registerOpenApi } from './http/openapi';
 import { fingerprintSecret } from './idempotency/idempotency-key';
@@ -30,9 +30,9 @@ import { isRecurringMailKind } from './recurring/compose';
 import { createManageLinkSigner } from './recurring/manage-link';
 import { registerRecurring } from './recurring/plugin';
 import { createRecurringReceiptNotes } from './recurring/receipt-note';
-import { registerSecurityHeaders } from './security-headers';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
-import { registerSite } from './site';
+import { registerSite } from './http/site';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;

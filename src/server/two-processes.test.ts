@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, IDEMPOTENCY_KEY_HEADER, TOO_MANY_ATTEMPTS_MESSAGE } from '../shared/api';
 import { donations, mailOutbox } from './db/schema';
-import { apiError } from './errors';
+import { apiError } from './http/errors';
 import { parseLedger, type ChargeRecord } from './payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from './payments/create-gateway';
 import { ADMIN_BILLING_RUN_PATH } from './recurring/plugin';

@@ -2,7 +2,7 @@ import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/shared/api';
-import { IDEMPOTENCY_IN_FLIGHT_MESSAGE, PAYMENT_BEING_CONFIRMED_MESSAGE } from '../../src/server/errors';
+import { IDEMPOTENCY_IN_FLIGHT_MESSAGE, PAYMENT_BEING_CONFIRMED_MESSAGE } from '../../src/server/http/errors';
 import { TEST_GATEWAY_LEDGER_FILE } from '../../src/server/payments/create-gateway';
 import { openTestDatabase } from '../../src/server/testing/test-database';
 import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';

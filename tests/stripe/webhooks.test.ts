@@ -5,7 +5,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../src/shared/api';
 import { gatewayRefundKey, refundDonation } from '../../src/server/admin/refund';
 import { donationRefunds, donations, mailOutbox, receipts, webhookEvents } from '../../src/server/db/schema';
-import { CARD_DATA_REFUSED_MESSAGE } from '../../src/server/errors';
+import { CARD_DATA_REFUSED_MESSAGE } from '../../src/server/http/errors';
 import { HANDLED_STRIPE_EVENTS, INVALID_SIGNATURE_MESSAGE } from '../../src/server/payments/stripe/webhook-route';
 import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';

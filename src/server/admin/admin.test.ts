@@ -2,11 +2,11 @@ import * as crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminAuditLog, donations } from '../db/schema';
-import { NOT_FOUND_MESSAGE } from '../errors';
+import { NOT_FOUND_MESSAGE } from '../http/errors';
 import { runAdminCommand as admin } from '../testing/admin-command';
 import { memoryLog } from '../testing/payment-attempts';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
-import { ADMIN_UNAUTHORIZED_MESSAGE, adminTokenMatches, bearerToken } from './auth';
+import { ADMIN_UNAUTHORIZED_MESSAGE, adminTokenMatches, bearerToken } from '../http/operator-auth';
 import { ADMIN_STATEMENTS_RUN_PATH } from './paths';
 
 // NOTE: timingSafeEqual as it is, watched, so a test can check that every comparison of tokens goes through it.

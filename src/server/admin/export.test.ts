@@ -8,11 +8,11 @@ import { type Database, type DatabaseHandle, drizzleOver } from '../db/client';
 import { donations, receipts } from '../db/schema';
 import { markDonationDisputed, markDonationRefunded } from '../donations/intent-ledger';
 import { createPendingDonation, markDonationSucceeded, type PendingDonation } from '../donations/repository';
-import { INVALID_INPUT_MESSAGE } from '../errors';
+import { INVALID_INPUT_MESSAGE } from '../http/errors';
 import { runAdminCommand } from '../testing/admin-command';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { createTestApp, type TestApp, validSubmission } from '../testing/test-app';
-import { ADMIN_UNAUTHORIZED_MESSAGE } from './auth';
+import { ADMIN_UNAUTHORIZED_MESSAGE } from '../http/operator-auth';
 import { formatCentsAsDollars, splitDonorName } from './export-formats';
 import {
   EXPORT_DATE_MESSAGE,

@@ -4,7 +4,7 @@ import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-
 import { centsToDollars, dollarsToCents, formatDollars, hasWholeCents, MAX_AMOUNT_DOLLARS } from '../../shared/money';
 import type { Database } from '../db/client';
 import { DONATION_STATUSES } from '../db/schema';
-import { apiError, INVALID_INPUT_MESSAGE } from '../errors';
+import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
 import { ADMIN_DONATION_REFUND_PATH } from './paths';

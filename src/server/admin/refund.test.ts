@@ -12,7 +12,7 @@ import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
-import { ADMIN_UNAUTHORIZED_MESSAGE } from './auth';
+import { ADMIN_UNAUTHORIZED_MESSAGE } from '../http/operator-auth';
 import { adminDonationRefundPath } from './paths';
 import { gatewayRefundKey } from './refund';
 import {

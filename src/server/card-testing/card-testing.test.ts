@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
 import { idempotencyKeys } from '../db/schema';
-import { apiError } from '../errors';
+import { apiError } from '../http/errors';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
 import { attemptFrom, memoryLog, type MemoryLog } from '../testing/payment-attempts';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';

@@ -2,7 +2,7 @@ import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
 import type { DonationSubmission } from '../../shared/donation';
-import { apiError } from '../errors';
+import { apiError } from '../http/errors';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
 import { createLimitCounter, registerCounterStore, type CounterState, type LimitCounter } from './counters';
 import { CARD_TESTING_EVENTS, type BlockingLimit, type RefusingLimit } from './events';
@@ -10,7 +10,7 @@ import { cardFingerprint, emailDigest, limitKeySecret, loggedPrefix } from './li
 import type { CardTestingSettings } from '../platform/card-testing-settings';
 import { connectCounterRedis } from './redis';
 import { randomDelayMs, waitMs } from './velocity-delay';
-import { isMachineRoute } from '../machine-routes';
+import { isMachineRoute } from '../http/machine-routes';
 
 /**
  * The card-testing defence of the payment routes (OWASP OAT-001 "Carding"; issue #4):

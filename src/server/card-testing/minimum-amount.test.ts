@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SITE_CONFIG_META_NAME, SiteConfigSchema } from '../../shared/site-config';
-import { INVALID_INPUT_MESSAGE } from '../errors';
+import { INVALID_INPUT_MESSAGE } from '../http/errors';
 import { memoryLog } from '../testing/payment-attempts';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { CARD_TESTING_EVENTS } from './events';

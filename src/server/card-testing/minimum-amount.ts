@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { amountError } from '../../shared/amounts';
 import type { DonationSubmission } from '../../shared/donation';
 import { centsToDollars, dollarsToCents } from '../../shared/money';
-import { apiError, INVALID_INPUT_MESSAGE } from '../errors';
+import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
 import { CARD_TESTING_EVENTS } from './events';
 
 /**

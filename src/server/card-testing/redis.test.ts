@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
-import { apiError } from '../errors';
+import { apiError } from '../http/errors';
 import { CARD_TESTING_EVENTS } from './events';
 import { attemptFrom, memoryLog } from '../testing/payment-attempts';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';

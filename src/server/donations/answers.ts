@@ -1,6 +1,6 @@
 import type { ApiError, ProcessDonationSuccess } from '../../shared/api';
 import { centsToDollars } from '../../shared/money';
-import { apiError } from '../errors';
+import { apiError } from '../http/errors';
 
 /**
  * The final answers of `POST /api/process-donation`, built in one place because two callers give them:

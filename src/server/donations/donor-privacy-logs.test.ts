@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { donations } from '../db/schema';
-import { PAYMENT_BEING_CONFIRMED_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../errors';
+import { PAYMENT_BEING_CONFIRMED_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../http/errors';
 import { createLogger } from '../platform/logger';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 

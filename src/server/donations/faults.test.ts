@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiErrorSchema } from '../../shared/api';
 import { donations } from '../db/schema';
-import { PAYMENT_BEING_CONFIRMED_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../errors';
+import { PAYMENT_BEING_CONFIRMED_MESSAGE, SERVICE_UNAVAILABLE_MESSAGE } from '../http/errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { gatewayIdempotencyKey, type PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiErrorSchema, ProcessDonationSuccessSchema } from '../../shared/api';
 import { donations, idempotencyKeys } from '../db/schema';
-import { IDEMPOTENCY_IN_FLIGHT_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
+import { IDEMPOTENCY_IN_FLIGHT_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../http/errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import { createTestGateway } from '../payments/test-gateway';
 import { faultyGateway, type GatewayFaults } from '../testing/faulty-gateway';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, ApiErrorSchema, CreatePaymentIntentSuccessSchema, CSRF_HEADER_NAME, ProcessDonationSuccessSchema } from '../../shared/api';
 import type { DonationSubmissionInput } from '../../shared/donation';
 import { donations, idempotencyKeys } from '../db/schema';
-import { AMOUNT_MISMATCH_MESSAGE, CARD_REQUIRED_MESSAGE, PAYMENT_NOT_FOUND_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE } from '../errors';
+import { AMOUNT_MISMATCH_MESSAGE, CARD_REQUIRED_MESSAGE, PAYMENT_NOT_FOUND_MESSAGE, IDEMPOTENCY_MISMATCH_MESSAGE } from '../http/errors';
 import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway, DECLINE_MESSAGES } from '../payments/test-gateway';

@@ -17,7 +17,7 @@ import {
   PAYMENT_NOT_COMPLETED_MESSAGE,
   PAYMENT_NOT_FOUND_MESSAGE,
   SERVICE_UNAVAILABLE_MESSAGE,
-} from '../errors';
+} from '../http/errors';
 import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idempotency-key';
 import { findIdempotencyKey, storeCompletedIdempotencyKey } from '../idempotency/repository';
 import { gatewayIdempotencyKey, type PaymentGateway, type PaymentIntent, type SavedPaymentMethod } from '../payments/gateway';

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiErrorSchema, ProcessDonationSuccessSchema } from '../../shared/api';
 import { donations } from '../db/schema';
-import { INVALID_INPUT_MESSAGE, UNKNOWN_FIELD_MESSAGE } from '../errors';
+import { INVALID_INPUT_MESSAGE, UNKNOWN_FIELD_MESSAGE } from '../http/errors';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 
 /** POST /api/process-donation through the real app, database and test gateway (issue #2, "Tests that must exist"). */

@@ -10,7 +10,7 @@ import {
   IDEMPOTENCY_MISMATCH_MESSAGE,
   PAYMENT_BEING_CONFIRMED_MESSAGE,
   SERVICE_UNAVAILABLE_MESSAGE,
-} from '../errors';
+} from '../http/errors';
 import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idempotency-key';
 import { findIdempotencyKey } from '../idempotency/repository';
 import { systemClock, type Clock } from '../mail/clock';

@@ -12,7 +12,7 @@ import type { CardTestingDefence } from '../card-testing/defence';
 import { minimumAmountCheck } from '../card-testing/minimum-amount';
 import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';
-import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../errors';
+import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';

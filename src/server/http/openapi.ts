@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifySchema } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiErrorSchema } from '../../shared/api';
-import { isMachineRoute } from '../machine-routes';
-import { isApiUrl } from '../security-headers';
+import { isMachineRoute } from './machine-routes';
+import { isApiUrl } from './security-headers';
 import { errorAnswers } from './error-answers';
 
 /**

@@ -1,9 +1,9 @@
 import { asc, eq, min } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_UNAUTHORIZED_MESSAGE } from '../admin/auth';
+import { ADMIN_UNAUTHORIZED_MESSAGE } from '../http/operator-auth';
 import { REFUSING_LIMITS } from '../card-testing/events';
 import { mailOutbox, recurringPlans } from '../db/schema';
-import { NOT_FOUND_MESSAGE } from '../errors';
+import { NOT_FOUND_MESSAGE } from '../http/errors';
 import { manualClock } from '../mail/clock';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { cardColumnsOf } from '../recurring/plans';

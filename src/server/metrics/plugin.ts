@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry } from 'prom-client';
-import { requireAdminToken } from '../admin/auth';
+import { requireAdminToken } from '../http/operator-auth';
 import { REFUSING_LIMITS, type RefusingLimit } from '../card-testing/events';
 import type { Database } from '../db/client';
 import type { Clock } from '../mail/clock';

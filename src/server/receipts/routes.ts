@@ -11,7 +11,7 @@ import {
 import { RECEIPT_PDF_PATH } from '../../shared/receipt-link';
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
-import { apiError, NOT_FOUND_MESSAGE } from '../errors';
+import { apiError, NOT_FOUND_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';

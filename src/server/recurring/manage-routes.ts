@@ -18,7 +18,7 @@ import {
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
-import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../errors';
+import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import { enqueueMail } from '../mail/outbox';

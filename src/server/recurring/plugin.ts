@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdminToken } from '../admin/auth';
+import { requireAdminToken } from '../http/operator-auth';
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
-import { apiError, INVALID_INPUT_MESSAGE } from '../errors';
+import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
 import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../mail/clock';
 import type { ComposeMail } from '../mail/relay';

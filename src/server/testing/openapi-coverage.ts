@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { CSRF_HEADER_NAME } from '../../shared/api';
 import { ADMIN_ERRORS, MACHINE_WRITE_ERRORS, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import { OPENAPI_VERSION } from '../http/openapi';
-import { isMachineRoute } from '../machine-routes';
+import { isMachineRoute } from '../http/machine-routes';
 import type { TestApp } from './test-app';
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { API_PATHS, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../../shared/api';
-import { CSRF_SECRET_COOKIE_NAME } from '../csrf';
+import { CSRF_SECRET_COOKIE_NAME } from '../http/csrf';
 import { TEST_INDEX_HTML } from './test-app';
 
 /**

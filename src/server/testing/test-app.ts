@@ -8,7 +8,7 @@ import { API_PATHS, CSRF_HEADER_NAME } from '../../shared/api';
 import type { DonationSubmissionInput } from '../../shared/donation';
 import { buildApp, type App } from '../app';
 import { loadConfig, type ServerConfig } from '../platform/config';
-import { csrfCookieNames } from '../csrf';
+import { csrfCookieNames } from '../http/csrf';
 import type { Database, DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
 import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';

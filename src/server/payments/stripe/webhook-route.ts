@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { API_PATHS } from '../../../shared/api';
 import type { Database } from '../../db/client';
 import { applyPaymentEvent, type PaymentEvent } from '../../donations/payment-events';
-import { apiError } from '../../errors';
+import { apiError } from '../../http/errors';
 import { errorAnswers, MACHINE_WRITE_ERRORS } from '../../http/error-answers';
 import { REFUND_OPERATOR_KEY_METADATA, type PaymentGateway } from '../gateway';
 

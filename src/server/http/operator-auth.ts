@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { apiError, NOT_FOUND_MESSAGE } from '../errors';
+import { apiError, NOT_FOUND_MESSAGE } from './errors';
 
 /**
  * Authentication of operator actions (DESIGN.md, "Operator actions"): `Authorization: Bearer <ADMIN_TOKEN>`,

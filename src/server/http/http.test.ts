@@ -3,13 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, ApiErrorSchema, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../shared/api';
-import { SITE_CONFIG_META_NAME, SiteConfigSchema } from '../shared/site-config';
-import { PATHS } from '../shared/site-paths';
-import { BODY_LIMIT_BYTES, buildApp } from './app';
-import { loadConfig } from './platform/config';
+import { API_PATHS, ApiErrorSchema, CSRF_COOKIE_NAME, CSRF_HEADER_NAME } from '../../shared/api';
+import { SITE_CONFIG_META_NAME, SiteConfigSchema } from '../../shared/site-config';
+import { PATHS } from '../../shared/site-paths';
+import { BODY_LIMIT_BYTES, buildApp } from '../app';
+import { loadConfig } from '../platform/config';
 import { CSRF_SECRET_COOKIE_NAME } from './csrf';
-import { donations } from './db/schema';
+import { donations } from '../db/schema';
 import {
   INVALID_JSON_MESSAGE,
   NOT_FOUND_MESSAGE,
@@ -17,12 +17,12 @@ import {
   PAYMENT_BEING_CONFIRMED_MESSAGE,
   UNSUPPORTED_MEDIA_TYPE_MESSAGE,
 } from './errors';
-import { createLogger } from './platform/logger';
-import type { PaymentGateway } from './payments/gateway';
-import { createTestGateway } from './payments/test-gateway';
-import { createManageLinkSigner } from './recurring/manage-link';
+import { createLogger } from '../platform/logger';
+import type { PaymentGateway } from '../payments/gateway';
+import { createTestGateway } from '../payments/test-gateway';
+import { createManageLinkSigner } from '../recurring/manage-link';
 import { SITE_NOT_BUILT_MESSAGE } from './site';
-import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from './testing/test-app';
+import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 
 /** How the server answers over HTTP besides the donation logic: the site, and every kind of failure (issue #2). */
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { ApiError } from '../shared/api';
+import type { ApiError } from '../../shared/api';
 
 /**
  * How the API fails (issue #2, "Server behaviour"): every failure answers `{success: false, error}`

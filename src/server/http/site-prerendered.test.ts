@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRERENDERED_PATH_ATTRIBUTE } from '../shared/prerendered-pages';
-import { SITE_CONFIG_META_NAME } from '../shared/site-config';
-import { createTestApp, type TestApp } from './testing/test-app';
+import { PRERENDERED_PATH_ATTRIBUTE } from '../../shared/prerendered-pages';
+import { SITE_CONFIG_META_NAME } from '../../shared/site-config';
+import { createTestApp, type TestApp } from '../testing/test-app';
 
 /** The server answers /donate with the pre-rendered page and every other route with the shell (issue #5, decision 0021). */
 

@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { prerenderedPageFor, PRERENDERED_PAGES } from '../shared/prerendered-pages';
-import { isPageSectionPath } from '../shared/site-paths';
-import { SITE_CONFIG_META_NAME, type SiteConfig } from '../shared/site-config';
-import type { ServerConfig } from './platform/config';
+import { prerenderedPageFor, PRERENDERED_PAGES } from '../../shared/prerendered-pages';
+import { isPageSectionPath } from '../../shared/site-paths';
+import { SITE_CONFIG_META_NAME, type SiteConfig } from '../../shared/site-config';
+import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
 import { cspNonce, prepareNoncedPage } from './security-headers';
 

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { CSP_NONCE_META_PROPERTY } from '../shared/csp';
+import { CSP_NONCE_META_PROPERTY } from '../../shared/csp';
 
 /**
  * Response headers of every answer (issue #4, "Headers"; ASVS 5.0 section 3.4; OWASP HTTP Headers Cheat Sheet),

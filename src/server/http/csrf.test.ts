@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, ApiErrorSchema, CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME } from '../shared/api';
-import type { App } from './app';
+import { API_PATHS, ApiErrorSchema, CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME } from '../../shared/api';
+import type { App } from '../app';
 import { checkRequestSource, CSRF_HTTPS_SECRET_COOKIE_NAME, CSRF_SECRET_COOKIE_NAME } from './csrf';
-import { idempotencyKeys } from './db/schema';
+import { idempotencyKeys } from '../db/schema';
 import { CSRF_FAILED_MESSAGE, FOREIGN_ORIGIN_MESSAGE, UNSUPPORTED_MEDIA_TYPE_MESSAGE } from './errors';
-import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from './testing/test-app';
+import { createTestApp, setCookies, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 import { isMachineRoute } from './machine-routes';
 
 /**

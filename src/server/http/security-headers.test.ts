@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { API_PATHS, CSRF_HEADER_NAME } from '../shared/api';
-import { BODY_LIMIT_BYTES } from './app';
+import { API_PATHS, CSRF_HEADER_NAME } from '../../shared/api';
+import { BODY_LIMIT_BYTES } from '../app';
 import { createCspNonce, HSTS_VALUE, isApiUrl, PERMISSIONS_POLICY, prepareNoncedPage, REFERRER_POLICY } from './security-headers';
-import { faultyDatabase, type FaultyDatabase } from './testing/faulty-database';
-import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from './testing/test-app';
+import { faultyDatabase, type FaultyDatabase } from '../testing/faulty-database';
+import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 
 /**
  * Security headers on every kind of answer (issue #4, "Headers"; ASVS 5.0 section 3.4; OWASP HTTP Headers

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME, HOST_COOKIE_PREFIX } from '../shared/api';
-import type { ServerConfig } from './platform/config';
+import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME, HOST_COOKIE_PREFIX } from '../../shared/api';
+import type { ServerConfig } from '../platform/config';
 import { apiError, FOREIGN_ORIGIN_MESSAGE } from './errors';
 import { isMachineRoute } from './machine-routes';
 
