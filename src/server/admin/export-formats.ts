@@ -3,7 +3,7 @@ import { CAUSE_DETAILS } from '../../shared/causes';
 import type { ExportFormat } from './export-request';
 import type { ExportRow } from './export-rows';
 import { toIsoDate } from '../recurring/calendar';
-import { keptAmountCents } from '../receipts/receipt-view';
+import { keptAmountCents } from '../ledger/kept-amount';
 
 /**
  * The columns of each export format (issue #14, "Staff actions", Export): the header row each CRM's import tool

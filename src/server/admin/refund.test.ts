@@ -7,7 +7,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../shared/api';
 import { donationRefunds, donations, mailOutbox, receipts } from '../db/schema';
-import { createPendingDonation } from '../donations/repository';
+import { createPendingDonation } from '../ledger/repository';
 import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, type DonationRefundRow, type DonationStatus } from '../db/schema';
-import { recordRefund } from '../donations/refund-ledger';
+import { keptAmountCents } from '../ledger/kept-amount';
+import { recordRefund } from '../ledger/refund-ledger';
 import { RefundRefusedError, type PaymentGateway } from '../payments/gateway';
-import { keptAmountCents } from '../receipts/receipt-view';
 
 /**
  * An operator's refund of a donation (issue #14; decision 0058): all that is left of it or part, through the gateway

@@ -3,7 +3,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { CAUSES, type Cause } from '../../shared/causes';
 import type { Database } from '../db/client';
 import { donations, mailOutbox, receipts, recurringPlans, type MailKind } from '../db/schema';
-import { keptCentsSql } from '../donations/repository';
+import { keptCentsSql } from '../ledger/kept-amount';
 import type { IsoDate } from '../recurring/calendar';
 import { zonedDayBounds } from './time-zone';
 

@@ -11,7 +11,7 @@ import { burstThenKill, postDonation, reconciledEverything } from '../testing/do
 import { csrfHeaders, succeededDonationCount } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
-import { ABANDONED_DECLINE_CODE } from './answers';
+import { ABANDONED_DECLINE_CODE } from '../ledger/answers';
 
 /**
  * Fault 4 of issue #3: the production server is killed with SIGKILL in the middle of a batch of concurrent

@@ -10,7 +10,7 @@ import { createTestGateway } from '../payments/test-gateway';
 import { faultyDatabase, type FaultyDatabase } from '../testing/faulty-database';
 import { faultyGateway, type GatewayFaults } from '../testing/faulty-gateway';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
-import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE } from './answers';
+import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE } from '../ledger/answers';
 import { reconcilePendingDonations } from './reconciler';
 
 /**

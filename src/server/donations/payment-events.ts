@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { PaymentGateway, PaymentIntent } from '../payments/gateway';
-import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from './answers';
+import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from '../ledger/answers';
 import {
   claimWebhookEvent,
   closeDonationDispute,
@@ -9,12 +9,12 @@ import {
   markDonationDisputed,
   markDonationRefunded,
   type IntentDonation,
-} from './intent-ledger';
+} from '../ledger/intent-ledger';
 import { logConfirmedRenewal } from '../recurring/awaiting-payment';
 import { recordConfirmedRenewal } from '../recurring/confirmed-renewal';
 import { markSucceededAndStartPlan } from '../recurring/first-payment';
-import { recordReportedRefund } from './refund-ledger';
-import { DonationTransitionError, markDonationFailed } from './repository';
+import { recordReportedRefund } from '../ledger/refund-ledger';
+import { DonationTransitionError, markDonationFailed } from '../ledger/repository';
 
 /**
  * What a gateway's webhook tells the ledger (issue #11), in the gateway's neutral terms; the Stripe webhook

@@ -8,8 +8,8 @@ import { IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway, DECLINE_MESSAGES } from '../payments/test-gateway';
 import { cardlessDetails, createTestApp, validSubmission, type TestApp } from '../testing/test-app';
-import { ABANDONED_DECLINE_CODE } from './answers';
-import { markDonationSucceeded } from './repository';
+import { ABANDONED_DECLINE_CODE } from '../ledger/answers';
+import { markDonationSucceeded } from '../ledger/repository';
 
 /**
  * The spec's payment-intent endpoints in test mode (spec section 7; issue #11), through app.inject on the real

@@ -21,10 +21,10 @@ import {
 import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idempotency-key';
 import { findIdempotencyKey, storeCompletedIdempotencyKey } from '../idempotency/repository';
 import { gatewayIdempotencyKey, type PaymentGateway, type PaymentIntent, type SavedPaymentMethod } from '../payments/gateway';
-import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer, type FinalAnswer } from './answers';
-import { findOrCreateIntentDonation, type IntentDonation } from './intent-ledger';
+import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer, type FinalAnswer } from '../ledger/answers';
+import { findOrCreateIntentDonation, type IntentDonation } from '../ledger/intent-ledger';
 import { toPendingDonation } from './pending-donation';
-import { DonationTransitionError, markDonationFailed } from './repository';
+import { DonationTransitionError, markDonationFailed } from '../ledger/repository';
 import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
 import type { Frequency } from '../../shared/frequencies';
 

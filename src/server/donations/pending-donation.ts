@@ -2,7 +2,7 @@ import { cardLast4, detectCardBrand } from '../../shared/card';
 import type { DonationDetails } from '../../shared/donation';
 import { CURRENCY, dollarsToCents } from '../../shared/money';
 import type { PaymentGateway } from '../payments/gateway';
-import type { PendingDonation } from './repository';
+import type { PendingDonation } from '../ledger/repository';
 
 /** An optional text field as stored: trimmed by the schema, and NULL rather than '' when left empty. */
 const orNull = (value: string | undefined): string | null => (value ? value : null);

@@ -16,14 +16,14 @@ import { findIdempotencyKey } from '../idempotency/repository';
 import { systemClock, type Clock } from '../mail/clock';
 import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway, type SavedPaymentMethod } from '../payments/gateway';
 import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
-import { declinedAnswer, succeededAnswer, type FinalAnswer } from './answers';
+import { declinedAnswer, succeededAnswer, type FinalAnswer } from '../ledger/answers';
 import { toPendingDonation } from './pending-donation';
 import {
   claimKeyAndCreatePendingDonation,
   createPendingDonation,
   markDonationFailed,
   type PendingDonation,
-} from './repository';
+} from '../ledger/repository';
 
 /** What {@link processDonation} needs: the database, the gateway, the fingerprint secret and the request's logger. */
 export interface ProcessDonationDeps {

@@ -7,9 +7,9 @@ import { createTestGateway } from '../payments/test-gateway';
 import { memoryLog, type LogEntry } from '../testing/payment-attempts';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
-import { ABANDONED_DECLINE_CODE } from './answers';
+import { ABANDONED_DECLINE_CODE } from '../ledger/answers';
 import { startReconciler } from './reconciler';
-import { createPendingDonation } from './repository';
+import { createPendingDonation } from '../ledger/repository';
 
 /**
  * The reconciler as main starts it (issue #3: "A reconciler runs at start-up and on an interval"): its

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../db/client';
 import { pruneExpiredIdempotencyKeys } from '../idempotency/repository';
 import { gatewayIdempotencyKey, type ChargeLookup, type PaymentGateway } from '../payments/gateway';
-import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from './answers';
+import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from '../ledger/answers';
 import {
   countPendingDonations,
   DonationTransitionError,
@@ -10,7 +10,7 @@ import {
   markDonationFailed,
   markDonationSucceeded,
   type StalePendingDonation,
-} from './repository';
+} from '../ledger/repository';
 import { startPeriodicRunner } from '../platform/periodic-runner';
 
 /**

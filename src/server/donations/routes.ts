@@ -18,7 +18,7 @@ import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/i
 import type { PaymentGateway } from '../payments/gateway';
 import { confirmDonation, createDonationPaymentIntent, type IntentAnswer } from './payment-intents';
 import { processDonation } from './process-donation';
-import { getDonationStatsCents, type DonationTotalsCents } from './repository';
+import { getDonationStatsCents, type DonationTotalsCents } from '../ledger/stats';
 
 /** What the donation routes need: the database, the payment gateway, the key of the body fingerprints, the card-testing defence. */
 export interface DonationRoutesOptions {

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config';
 import { mailOutbox, receipts } from '../db/schema';
-import { createPendingDonation, markDonationSucceeded } from '../donations/repository';
+import { createPendingDonation, markDonationSucceeded } from '../ledger/repository';
 import { createReceiptComposer } from '../receipts/compose';
 import { createReceiptLinkSigner } from '../receipts/receipt-link';
 import { clearLedger } from '../testing/clear-ledger';

@@ -1,6 +1,7 @@
 import { CARD_BRAND_NAMES } from '../../shared/card';
 import { CAUSE_DETAILS } from '../../shared/causes';
 import { FREQUENCY_LABELS } from '../../shared/frequencies';
+import { keptAmountCents } from '../ledger/kept-amount';
 import type { ReceiptDetails } from './repository';
 
 /**
@@ -25,15 +26,6 @@ export function formatAmountCents(amountCents: number, currency: string): string
 /** `23 November 2026`: a date as printed on receipts, in UTC (the time zone of receipt numbers; decision 0041). */
 export function formatReceiptDate(instant: Date): string {
   return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(instant);
-}
-
-/**
- * What a receipt stands for, in cents: the gift's amount less what was refunded of it (issue #14; decision 0058). A
- * charity may not leave a receipt for more than it kept: after a partial refund the receipt states both, and year-end
- * statements count this amount.
- */
-export function keptAmountCents(receipt: Pick<ReceiptDetails, 'amountCents' | 'refundedCents'>): number {
-  return receipt.amountCents - receipt.refundedCents;
 }
 
 /** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown. */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IN_MEMORY_DATA_DIR } from '../platform/config';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
-import { createPendingDonation } from '../donations/repository';
+import { createPendingDonation } from '../ledger/repository';
 import { createLogger } from '../platform/logger';
 import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway, type TestGateway } from '../payments/test-gateway';

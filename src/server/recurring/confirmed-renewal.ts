@@ -1,8 +1,8 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
-import { succeededAnswer } from '../donations/answers';
-import { markDonationSucceeded } from '../donations/repository';
+import { succeededAnswer } from '../ledger/answers';
+import { markDonationSucceeded } from '../ledger/repository';
 import type { PaymentIntent } from '../payments/gateway';
 import { paidPeriodChanges, settlePlanPeriod } from './plans';
 

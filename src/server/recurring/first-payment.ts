@@ -1,10 +1,10 @@
 import type { CardBrand } from '../../shared/card';
 import type { Database } from '../db/client';
-import { markDonationSucceeded, type StoredAnswer } from '../donations/repository';
+import { markDonationSucceeded, type StoredAnswer } from '../ledger/repository';
 import type { ChargeCard, PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
 import type { ProcessDonationSuccess } from '../../shared/api';
 import type { Frequency } from '../../shared/frequencies';
-import type { FinalAnswer } from '../donations/answers';
+import type { FinalAnswer } from '../ledger/answers';
 import { chargeDate, isRecurringFrequency, toIsoDate, type RecurringFrequency } from './calendar';
 import { createPlanForFirstDonation } from './plans';
 

@@ -1,4 +1,4 @@
-import type { PendingDonation } from '../donations/repository';
+import type { PendingDonation } from '../ledger/repository';
 
 /**
  * A donation as processDonation writes it before charging the 4242 4242 4242 4242 test Visa: $25 (2500 cents)

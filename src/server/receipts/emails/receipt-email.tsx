@@ -1,7 +1,8 @@
 import { Button, Heading, Link, Section, Text } from '@react-email/components';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import type { OrganizationProfile } from '../../platform/config';
-import { formatAmountCents, formatReceiptDate, keptAmountCents, receiptLines, type RecurringReceiptNote } from '../receipt-view';
+import { keptAmountCents } from '../../ledger/kept-amount';
+import { formatAmountCents, formatReceiptDate, receiptLines, type RecurringReceiptNote } from '../receipt-view';
 import type { ReceiptDetails, RefundNoticeDetails } from '../repository';
 import { LabelledLines } from './labelled-lines';
 import { EmailLayout } from './layout';

@@ -8,11 +8,11 @@ import { openTestDatabase } from '../testing/test-database';
 import {
   createPendingDonation,
   DonationTransitionError,
-  getDonationStatsCents,
   markDonationFailed,
   markDonationSucceeded,
   type PendingDonation,
 } from './repository';
+import { getDonationStatsCents } from './stats';
 
 /** The donation repository and the database's own rules (issue #2: pending → succeeded | failed only). */
 

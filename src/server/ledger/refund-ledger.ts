@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { keptAmountCents } from '../receipts/receipt-view';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, type DonationRefundRow } from '../db/schema';
-import { enqueuePartialRefundNotice } from '../receipts/repository';
 import { markDonationRefunded } from './intent-ledger';
+import { keptAmountCents } from './kept-amount';
+import { enqueuePartialRefundNotice } from './receipt-entries';
 
 /**
  * The ledger's side of refunds (issue #14; decision 0058): a refund the gateway made is recorded with its donation's

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, countDistinct, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
-import { CAUSES, type Cause } from '../../shared/causes';
-import { FREQUENCIES, type Frequency } from '../../shared/frequencies';
+import type { Cause } from '../../shared/causes';
+import type { Frequency } from '../../shared/frequencies';
 import type { Database } from '../db/client';
 import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } from '../db/schema';
-import { issueReceipt } from '../receipts/repository';
+import { issueReceipt } from './receipt-entries';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -279,70 +279,4 @@ export async function listStalePendingDonations(
 export async function countPendingDonations(db: Database): Promise<number> {
   const [row] = await db.select({ n: count().mapWith(Number) }).from(donations).where(eq(donations.status, 'pending'));
   return row?.n ?? 0;
-}
-
-/** Totals of a group of donations; amount in cents. */
-export interface DonationTotalsCents {
-  totalCents: number;
-  donationCount: number;
-}
-
-/** Totals over succeeded donations, in cents; see {@link getDonationStatsCents}. */
-export interface DonationStatsCents extends DonationTotalsCents {
-  donorCount: number;
-  byCause: Array<{ cause: Cause } & DonationTotalsCents>;
-  byFrequency: Array<{ frequency: Frequency } & DonationTotalsCents>;
-}
-
-/** What a gift counts for, in SQL: its cents less what was refunded of it (issue #14; receipt-view's keptAmountCents in JS). */
-export const keptCentsSql = sql`${donations.amountCents} - ${donations.refundedCents}`;
-
-// NOTE: SUM and COUNT return bigint (and SUM numeric for bigint input), which drivers hand back as strings;
-// the amounts fit in a double exactly (below 2^53 cents), so Number() is lossless here. A partly refunded gift counts
-// for what was kept.
-const totalCents = sql<number>`coalesce(sum(${keptCentsSql}), 0)`.mapWith(Number);
-const donationCount = count().mapWith(Number);
-const succeeded = eq(donations.status, 'succeeded');
-
-/**
- * Totals over succeeded donations only (issue #2), summed in SQL in integer cents (less what was refunded of a partly
- * refunded gift; issue #14): the total, the number of donations, the number of distinct donors (e-mail addresses compared
- * case-insensitively: `count(distinct lower(donor_email))`), and totals per cause and per frequency.
- * `byCause` and `byFrequency` list only the causes and frequencies that have at least one succeeded
- * donation, in the display order of the shared CAUSES and FREQUENCIES.
- */
-export async function getDonationStatsCents(db: Database): Promise<DonationStatsCents> {
-  // One read-only snapshot, so the three queries agree even while donations come in.
-  const { totals, byCause, byFrequency } = await db.transaction(
-    async (tx) => {
-      const [totals] = await tx
-        .select({
-          totalCents,
-          donationCount,
-          donorCount: countDistinct(sql`lower(${donations.donorEmail})`).mapWith(Number),
-        })
-        .from(donations)
-        .where(succeeded);
-      const byCause = await tx
-        .select({ cause: donations.cause, totalCents, donationCount })
-        .from(donations)
-        .where(succeeded)
-        .groupBy(donations.cause);
-      const byFrequency = await tx
-        .select({ frequency: donations.frequency, totalCents, donationCount })
-        .from(donations)
-        .where(succeeded)
-        .groupBy(donations.frequency);
-      return { totals, byCause, byFrequency };
-    },
-    { isolationLevel: 'repeatable read', accessMode: 'read only' },
-  );
-
-  return {
-    totalCents: totals?.totalCents ?? 0,
-    donationCount: totals?.donationCount ?? 0,
-    donorCount: totals?.donorCount ?? 0,
-    byCause: byCause.sort((a, b) => CAUSES.indexOf(a.cause) - CAUSES.indexOf(b.cause)),
-    byFrequency: byFrequency.sort((a, b) => FREQUENCIES.indexOf(a.frequency) - FREQUENCIES.indexOf(b.frequency)),
-  };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, webhookEvents, type DonationStatus } from '../db/schema';
-import { voidReceipt } from '../receipts/repository';
+import { voidReceipt } from './receipt-entries';
 import { createPendingDonation, type PendingDonation } from './repository';
 
 /**

@@ -1,0 +1,71 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Database } from '../db/client';
+import { donations, receiptCounters, receipts, type DonationRefundRow } from '../db/schema';
+import { enqueueMail } from '../mail/outbox';
+
+/**
+ * The ledger's side of receipts (issue #12; decisions 0041 and 0075): a receipt's number is taken, a receipt voided and
+ * the donor's notice queued in the outbox in the same transaction as the donation's move, never one without the other.
+ * Reading, rendering and sending receipts is receipts/'s work.
+ */
+
+/**
+ * `2026-000123`: the year, a hyphen and the sequence number padded to 6 digits (more digits past 999,999, so a
+ * number is never cut). Throws on a sequence below 1.
+ */
+export function formatReceiptNumber(year: number, sequence: number): string {
+  if (!Number.isInteger(sequence) || sequence < 1) throw new RangeError(`A receipt sequence starts at 1, not ${sequence}`);
+  return `${year}-${String(sequence).padStart(6, '0')}`;
+}
+
+/**
+ * Issues the receipt of a donation that `db` (a transaction) has just marked succeeded: takes the next number of
+ * the current calendar year (UTC, by the database clock) from receipt_counters with one UPSERT, writes the
+ * receipt, and enqueues its e-mail in the outbox, all in that transaction (issue #12: "assigned in the same
+ * transaction, never reused"; decision 0041). Returns the receipt number. Throws when the donation does not exist
+ * or already has a receipt (unique donation_id), which rolls the transaction back.
+ */
+export async function issueReceipt(db: Database, donationId: string): Promise<string> {
+  const [counter] = await db
+    .insert(receiptCounters)
+    .values({ year: sql`extract(year from now() at time zone 'UTC')::integer`, lastNumber: 1 })
+    .onConflictDoUpdate({ target: receiptCounters.year, set: { lastNumber: sql`${receiptCounters.lastNumber} + 1` } })
+    .returning();
+  if (!counter) throw new Error('The receipt counter returned no row');
+  const number = formatReceiptNumber(counter.year, counter.lastNumber);
+  await db.insert(receipts).values({ number, donationId, year: counter.year, sequence: counter.lastNumber });
+  const [donation] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, donationId));
+  if (!donation) throw new Error(`Donation ${donationId} does not exist`);
+  await enqueueMail(db, { kind: 'receipt', dedupeKey: `receipt:${donationId}`, recipient: donation.email, donationId });
+  return number;
+}
+
+/**
+ * Voids the receipt of a refunded donation and enqueues the notice, in `db` (the refund's transaction; issue #12:
+ * "a refund voids the receipt and sends a notice, never edits it"). Returns false when the donation has no
+ * receipt or it is void already (then nothing is written).
+ */
+export async function voidReceipt(db: Database, donationId: string): Promise<boolean> {
+  const [voided] = await db
+    .update(receipts)
+    .set({ voidedAt: sql`now()` })
+    .where(and(eq(receipts.donationId, donationId), isNull(receipts.voidedAt)))
+    .returning({ donationId: receipts.donationId });
+  if (!voided) return false;
+  const [donation] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, donationId));
+  if (!donation) return false;
+  await enqueueMail(db, { kind: 'receipt_void', dedupeKey: `receipt_void:${donationId}`, recipient: donation.email, donationId });
+  return true;
+}
+
+/**
+ * Queues the notice of a partial refund (issue #14; decision 0058), in `db` (the refund's transaction): one message per
+ * refund, naming it (`refund_id`), to the donor's address. The receipt stays valid for the amount kept, which the
+ * notice, the receipt's PDF and the year-end statement state. Returns the message id, or undefined when queued before.
+ * NOTE: no `donation_id` on it: (kind, donation_id) is unique, and a donation can have several partial refunds.
+ */
+export async function enqueuePartialRefundNotice(db: Database, refund: Pick<DonationRefundRow, 'id' | 'donationId'>): Promise<string | undefined> {
+  const [donation] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, refund.donationId));
+  if (!donation) throw new Error(`Donation ${refund.donationId} does not exist`);
+  return enqueueMail(db, { kind: 'partial_refund', dedupeKey: `partial_refund:${refund.id}`, recipient: donation.email, refundId: refund.id });
+}
