@@ -10,6 +10,7 @@ import type { ServerConfig } from './platform/config';
 import { registerCsrfProtection } from './http/csrf';
 import { registerDigest } from './digest/plugin';
 import type { Database } from './db/client';
+import { applyPaymentEvent } from './donations/payment-events';
 import { registerReconciler } from './donations/reconciler';
 import { donationRoutes } from './donations/routes';
 import { apiError, handleError, INTERNAL_ERROR_MESSAGE, NOT_FOUND_MESSAGE, safeValidatorCompiler } from './http/errors';
@@ -139,7 +140,11 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
-    await registerStripeWebhook(app, { db, gateway, stripe, webhookSecret: config.stripe.webhookSecret });
+    await registerStripeWebhook(app, {
+      stripe,
+      webhookSecret: config.stripe.webhookSecret,
+      applyEvent: (source, event, log) => applyPaymentEvent({ db, gateway, log }, source, event),
+    });
   }
   // Recurring gifts (issue #13): the billing runner (started once the server listens) and its admin route.
   const recurring = await registerRecurring(app, { db, gateway, config, clock: clock ?? systemClock, links: planLinks });

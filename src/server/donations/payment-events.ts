@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
+import type { PaymentEvent, PaymentEventSource } from '../payments/gateway-events';
 import type { PaymentGateway, PaymentIntent } from '../payments/gateway';
 import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer } from '../ledger/answers';
 import {
@@ -15,28 +16,6 @@ import { recordConfirmedRenewal } from '../recurring/confirmed-renewal';
 import { markSucceededAndStartPlan } from '../recurring/first-payment';
 import { recordReportedRefund } from '../ledger/refund-ledger';
 import { DonationTransitionError, markDonationFailed } from '../ledger/repository';
-
-/**
- * What a gateway's webhook tells the ledger (issue #11), in the gateway's neutral terms; the Stripe webhook
- * route turns Stripe's events into these (stripe/webhook-route.ts). Amounts in cents.
- */
-export type PaymentEvent =
-  | { kind: 'payment_succeeded'; paymentIntentId: string }
-  | { kind: 'payment_failed'; paymentIntentId: string; declineCode: string; message: string }
-  | { kind: 'payment_processing'; paymentIntentId: string }
-  | { kind: 'payment_canceled'; paymentIntentId: string }
-  | { kind: 'charge_refunded'; paymentIntentId: string; transactionId: string; fullyRefunded: boolean; amountRefundedCents: number }
-  | { kind: 'refund_created'; paymentIntentId: string; gatewayRefundId: string; amountCents: number; refundStatus: string; operatorKey?: string }
-  | { kind: 'dispute_opened'; paymentIntentId: string; transactionId: string; disputeStatus: string }
-  | { kind: 'dispute_closed'; paymentIntentId: string; disputeStatus: string }
-  | { kind: 'ignored' };
-
-/** The event's identity: the gateway's event id and type, and the gateway's name. */
-export interface PaymentEventSource {
-  eventId: string;
-  type: string;
-  gateway: string;
-}
 
 /** What became of an event: applied, a duplicate (processed before), about no donation we know, or nothing to do. */
 export type PaymentEventOutcome = 'applied' | 'duplicate' | 'no_donation' | 'unchanged';

@@ -1,17 +1,16 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type Stripe from 'stripe';
 import { z } from 'zod';
 import { API_PATHS } from '../../../shared/api';
-import type { Database } from '../../db/client';
-import { applyPaymentEvent, type PaymentEvent } from '../../donations/payment-events';
 import { apiError } from '../../http/errors';
 import { errorAnswers, MACHINE_WRITE_ERRORS } from '../../http/error-answers';
-import { REFUND_OPERATOR_KEY_METADATA, type PaymentGateway } from '../gateway';
+import { REFUND_OPERATOR_KEY_METADATA } from '../gateway';
+import type { PaymentEvent, PaymentEventSource } from '../gateway-events';
 
 /**
  * `POST /api/webhooks/stripe` (issue #11): Stripe's events, verified on the raw body with the endpoint's
  * signing secret (https://docs.stripe.com/webhooks#verify-events), then applied to the ledger once each
- * (applyPaymentEvent). The webhook, not the browser, is what marks a payment succeeded when the browser never
+ * (the caller's `applyEvent`: donations/payment-events.ts's applyPaymentEvent). The webhook, not the browser, is what marks a payment succeeded when the browser never
  * comes back. Exempt from the browser CSRF check and the per-IP limits (isMachineRoute), not from a body limit.
  */
 
@@ -96,10 +95,16 @@ export function toPaymentEvent(event: Stripe.Event): PaymentEvent {
   }
 }
 
+/**
+ * Applies a verified event to the ledger, once per event id (donations/payment-events.ts's applyPaymentEvent, composed
+ * by app.ts), with the request's logger; rejects when the database or the gateway fails (the route then answers 500).
+ */
+export type ApplyPaymentEvent = (source: PaymentEventSource, event: PaymentEvent, log: FastifyBaseLogger) => Promise<unknown>;
+
 /** What {@link registerStripeWebhook} needs. */
 export interface StripeWebhookOptions {
-  db: Database;
-  gateway: PaymentGateway;
+  /** What a verified event is handed to. */
+  applyEvent: ApplyPaymentEvent;
   /** The SDK client whose `webhooks.constructEvent` verifies signatures. */
   stripe: Stripe;
   /** STRIPE_WEBHOOK_SECRET (`whsec_...`). */
@@ -139,11 +144,7 @@ export async function registerStripeWebhook(app: FastifyInstance, options: Strip
           request.log.warn({ reason: (error as Error).message }, 'Stripe webhook refused: bad signature');
           return reply.code(400).send(apiError(INVALID_SIGNATURE_MESSAGE));
         }
-        await applyPaymentEvent(
-          { db: options.db, gateway: options.gateway, log: request.log },
-          { eventId: event.id, type: event.type, gateway: 'stripe' },
-          toPaymentEvent(event),
-        );
+        await options.applyEvent({ eventId: event.id, type: event.type, gateway: 'stripe' }, toPaymentEvent(event), request.log);
         return reply.code(200).send({ received: true });
       },
     );
