@@ -16,6 +16,8 @@ function forbidImports(files, layers, message) {
 /**
  * Lint rules. The one that matters most: imports flow one way (DESIGN.md, "Layout"):
  * `web` and `server` may import `shared`; `shared` imports neither; `web` and `server` never import each other.
+ * What ESLint cannot see one file at a time (no file cycle in src/, no cycle between the folders of src/server) is
+ * dependency-cruiser's (.dependency-cruiser.js), which `npm run lint` runs after ESLint.
  */
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'drizzle/**', '.tmp/**', 'test-results/**', 'playwright-report/**'] },
