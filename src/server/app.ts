@@ -18,7 +18,7 @@ import { registerHealthRoutes } from './health/health-routes';
 import { registerOpenApi } from './http/openapi';
 import { fingerprintSecret } from './idempotency/idempotency-key';
 import { createLogger } from './platform/logger';
-import { systemClock, type Clock } from './mail/clock';
+import { systemClock, type Clock } from './platform/clock';
 import { registerMail } from './mail/plugin';
 import { registerMetrics } from './metrics/plugin';
 import type { ComposeMail } from './mail/relay';

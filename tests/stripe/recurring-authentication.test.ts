@@ -5,7 +5,7 @@ import { API_PATHS, CreatePaymentIntentSuccessSchema } from '../../src/shared/ap
 import { MANAGE_CONFIRM_PAYMENT_API_PATH } from '../../src/shared/recurring';
 import { ManagedPlanAnswerSchema, PAYMENT_NOT_CONFIRMED_MESSAGE, type PaymentToConfirm } from '../../src/shared/recurring-api';
 import { donations, mailOutbox, receipts, type RecurringPlanRow } from '../../src/server/db/schema';
-import { manualClock } from '../../src/server/mail/clock';
+import { manualClock } from '../../src/server/platform/clock';
 import type { PaymentGateway } from '../../src/server/payments/gateway';
 import { runBilling, type BillingReport } from '../../src/server/recurring/billing';
 import { chargeDate, toIsoDate } from '../../src/server/recurring/calendar';

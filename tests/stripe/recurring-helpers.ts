@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { MANAGE_CARD_SETUP_API_PATH, MANAGE_PLAN_API_PATH } from '../../src/shared/recurring';
 import { CardSetupAnswerSchema } from '../../src/shared/recurring-api';
 import { recurringPlans, type RecurringPlanRow } from '../../src/server/db/schema';
-import type { Clock } from '../../src/server/mail/clock';
+import type { Clock } from '../../src/server/platform/clock';
 import { createManageLinkSigner } from '../../src/server/recurring/manage-link';
 import type { TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';

@@ -5,7 +5,7 @@ import { API_PATHS, CreatePaymentIntentSuccessSchema } from '../../src/shared/ap
 import { MANAGE_CARD_SETUP_API_PATH } from '../../src/shared/recurring';
 import { SETUP_INTENT_NOT_SAVED_MESSAGE } from '../../src/shared/recurring-api';
 import { donations, mailOutbox, recurringPlans } from '../../src/server/db/schema';
-import { manualClock } from '../../src/server/mail/clock';
+import { manualClock } from '../../src/server/platform/clock';
 import { toIsoDate } from '../../src/server/recurring/calendar';
 import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';

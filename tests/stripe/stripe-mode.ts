@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { API_PATHS } from '../../src/shared/api';
-import type { ManualClock } from '../../src/server/mail/clock';
+import type { ManualClock } from '../../src/server/platform/clock';
 import { createStripeClient, createStripeGateway } from '../../src/server/payments/stripe/stripe-gateway';
 import { createTestApp, type TestApp } from '../../src/server/testing/test-app';
 import { startStripeApiStandIn, type StripeApiStandIn } from '../stand-ins/stripe-api/index.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../db/client';
 import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
 import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { lastCompletedYear, queueYearEndStatements } from '../receipts/statements';
 import type { PaymentGateway } from '../payments/gateway';
 import { requireAdminToken } from '../http/operator-auth';

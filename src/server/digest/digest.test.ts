@@ -8,7 +8,7 @@ import { loadConfig } from '../platform/config';
 import { donations, mailOutbox, receipts, recurringPlans, type MailOutboxRow } from '../db/schema';
 import { markDonationRefunded } from '../ledger/intent-ledger';
 import { createPendingDonation, markDonationFailed, markDonationSucceeded } from '../ledger/repository';
-import { manualClock } from '../mail/clock';
+import { manualClock } from '../platform/clock';
 import { PermanentComposeError } from '../mail/relay';
 import { toIsoDate } from '../recurring/calendar';
 import { memoryLog, type MemoryLog } from '../testing/payment-attempts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { PermanentComposeError, type ComposeMail } from '../mail/relay';
 import { createDigestComposer } from './compose';
 import { createDigestCheck, startDigestRunner, type DigestRun, type DigestRunner } from './runner';

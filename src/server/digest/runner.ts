@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DigestSettings } from '../platform/config';
 import type { Database } from '../db/client';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { enqueueMail } from '../mail/outbox';
 import { startPeriodicRunner } from '../platform/periodic-runner';
 import type { IsoDate } from '../recurring/calendar';

@@ -13,7 +13,7 @@ import {
 } from '../http/errors';
 import { fingerprintBody, IDEMPOTENCY_KEY_TTL_HOURS } from '../idempotency/idempotency-key';
 import { findIdempotencyKey } from '../idempotency/repository';
-import { systemClock, type Clock } from '../mail/clock';
+import { systemClock, type Clock } from '../platform/clock';
 import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway, type SavedPaymentMethod } from '../payments/gateway';
 import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
 import { declinedAnswer, succeededAnswer, type FinalAnswer } from '../ledger/answers';

@@ -11,7 +11,7 @@ import { centsToDollars } from '../../shared/money';
 import type { CardTestingDefence } from '../card-testing/defence';
 import { minimumAmountCheck } from '../card-testing/minimum-amount';
 import type { Database } from '../db/client';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_IDEMPOTENCY_KEY_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';

@@ -21,7 +21,7 @@ export const PAGE_WRITE_ERRORS = [400, 403, 413, 415, 429, 500] as const;
 export const MACHINE_WRITE_ERRORS = [400, 413, 415, 500] as const;
 
 /**
- * What every operator route under /api/admin/* can answer, whatever its method (admin/auth.ts requireAdminToken;
+ * What every operator route under /api/admin/* can answer, whatever its method (operator-auth.ts requireAdminToken;
  * DESIGN.md, "Operator actions"): 401 no or wrong bearer token; 404 ADMIN_TOKEN unset; 500.
  */
 export const ADMIN_ERRORS = [401, 404, 500] as const;

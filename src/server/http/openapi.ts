@@ -69,7 +69,7 @@ const ROUTE_TAGS: readonly RouteTag[] = [
   { name: 'donations', prefix: '/api/', description: 'Donations: charges, payment intents and totals.' },
 ];
 
-/** What a status means on any route of this API, where it means the same everywhere (errors.ts, csrf.ts, admin/auth.ts). */
+/** What a status means on any route of this API, where it means the same everywhere (errors.ts, csrf.ts, operator-auth.ts). */
 const STATUS_MEANINGS: Record<number, string> = {
   400: 'Invalid input (fieldErrors names each field), or a body that is not a JSON object.',
   401: 'No or wrong admin token (WWW-Authenticate: Bearer).',

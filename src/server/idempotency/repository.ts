@@ -4,7 +4,7 @@ import { idempotencyKeys, type IdempotencyKeyRow } from '../db/schema';
 
 /**
  * Reads and prunes Idempotency-Key records (issue #3). Claiming a key and completing it happen together with
- * the donation's own writes, in donations/repository.ts, so that key and donation never disagree.
+ * the donation's own writes, in ledger/repository.ts, so that key and donation never disagree.
  */
 
 /** What a claimed key holds: the body's fingerprint, whether it is still in flight, and the answer to replay. */

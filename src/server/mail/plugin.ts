@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { MailSettings } from '../platform/config';
 import type { Database } from '../db/client';
-import type { Clock } from './clock';
+import type { Clock } from '../platform/clock';
 import { relayDueMail, startMailRelay, type ComposeMail, type RelayReport, type RunningMailRelay } from './relay';
 import { createMailTransport, type MailTransport } from './transport';
 

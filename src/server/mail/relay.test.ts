@@ -16,7 +16,7 @@ import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { seededRandom, startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
 import { openTestDatabase, type TestDatabase } from '../testing/test-database';
 import { RETRY_BASE_DELAY_MS, RETRY_GIVE_UP_AFTER_MS, RETRY_MAX_DELAY_MS, retryDelayMs } from './backoff';
-import { manualClock, type ManualClock } from './clock';
+import { manualClock, type ManualClock } from '../platform/clock';
 import { relayDueMail, type MailRelayDeps, type RelayReport } from './relay';
 import { createMailTransport, type MailTransport } from './transport';
 

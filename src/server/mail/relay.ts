@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 import type { MailOutboxRow } from '../db/schema';
 import { RETRY_GIVE_UP_AFTER_MS, retryDelayMs } from './backoff';
-import type { Clock } from './clock';
+import type { Clock } from '../platform/clock';
 import { claimDueMessages, markMailFailed, markMailSent, messageIdOf, scheduleMailRetry } from './outbox';
 import { isPermanentMailError, mailErrorSummary, type MailTransport } from './transport';
 import type Mail from 'nodemailer/lib/mailer';

@@ -2,7 +2,7 @@ import { and, count, eq, gte, inArray, isNotNull, lte, min } from 'drizzle-orm';
 import { Gauge, type Registry } from 'prom-client';
 import type { Database } from '../db/client';
 import { DONATION_STATUSES, donations, MAIL_STATUSES, mailOutbox, RECURRING_PLAN_STATUSES, recurringPlans } from '../db/schema';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 
 /**
  * The metrics read from the database when Prometheus scrapes (issue #14: donations by outcome and gateway, the

@@ -4,7 +4,7 @@ import { ADMIN_UNAUTHORIZED_MESSAGE } from '../http/operator-auth';
 import { REFUSING_LIMITS } from '../card-testing/events';
 import { mailOutbox, recurringPlans } from '../db/schema';
 import { NOT_FOUND_MESSAGE } from '../http/errors';
-import { manualClock } from '../mail/clock';
+import { manualClock } from '../platform/clock';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { cardColumnsOf } from '../recurring/plans';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';

@@ -3,7 +3,7 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import { requireAdminToken } from '../http/operator-auth';
 import { REFUSING_LIMITS, type RefusingLimit } from '../card-testing/events';
 import type { Database } from '../db/client';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import type { PaymentGateway } from '../payments/gateway';
 import { registerDatabaseGauges } from './database-gauges';
 import { timeGatewayCalls, type GatewayCallLabel } from './gateway-timing';

@@ -1,7 +1,7 @@
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import type { MailOutboxRow } from '../db/schema';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
 import {
   PartialRefundEmail,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import type { ComposeMail } from '../mail/relay';
 import { createReceiptComposer } from './compose';
 import { createReceiptLinkSigner, receiptLinkKey, type ReceiptLinkSigner } from './receipt-link';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME, TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
 import { RESEND_RECEIPTS_CONFIRMATION, RESEND_RECEIPTS_PATH } from '../../shared/receipts';
 import { mailOutbox } from '../db/schema';
-import { manualClock } from '../mail/clock';
+import { manualClock } from '../platform/clock';
 import { memoryLog } from '../testing/payment-attempts';
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
 import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';

@@ -13,7 +13,7 @@ import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { apiError, NOT_FOUND_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
 import { findReceiptByTransactionId } from './repository';

@@ -7,7 +7,7 @@ import { mailOutbox, receipts } from '../db/schema';
 import { markDonationRefunded } from '../ledger/intent-ledger';
 import { recordRefund } from '../ledger/refund-ledger';
 import { createPendingDonation, markDonationSucceeded } from '../ledger/repository';
-import { manualClock } from '../mail/clock';
+import { manualClock } from '../platform/clock';
 import { memoryLog } from '../testing/payment-attempts';
 import { PENDING_TEST_DONATION } from '../testing/pending-donation';
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';

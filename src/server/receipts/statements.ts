@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { enqueueMail } from '../mail/outbox';
 import { listStatementRecipients } from './repository';
 import { startPeriodicRunner } from '../platform/periodic-runner';

@@ -6,7 +6,7 @@ import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../shared/api';
 import { donations, mailOutbox, receipts, recurringPlans } from '../db/schema';
-import { manualClock } from '../mail/clock';
+import { manualClock } from '../platform/clock';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { MANAGE_PLAN_API_PATH } from '../../shared/recurring';

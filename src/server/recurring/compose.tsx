@@ -4,7 +4,7 @@ import type { CapabilitySigner } from '../platform/capability-link';
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type MailOutboxRow, type RecurringMailKind } from '../db/schema';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
 import type { EmailContext } from '../receipts/emails/receipt-email';
 import { ManageLinksEmail, PlanEmail } from './emails';

@@ -20,7 +20,7 @@ import type { Database } from '../db/client';
 import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway } from '../payments/gateway';
 import { confirmRenewalFromPage, paymentToConfirmOf, settleAwaitingPayment } from './awaiting-payment';

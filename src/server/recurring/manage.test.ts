@@ -5,7 +5,7 @@ import { managePlanPagePath, MANAGE_CARD_SETUP_API_PATH, MANAGE_LINKS_API_PATH, 
 import { MANAGE_LINKS_CONFIRMATION, PLAN_CHANGE_NOT_ALLOWED_MESSAGE } from '../../shared/recurring-api';
 import { createCapabilitySigner } from '../platform/capability-link';
 import { mailOutbox, recurringPlans } from '../db/schema';
-import { manualClock } from '../mail/clock';
+import { manualClock } from '../platform/clock';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type CsrfCredentials, type TestApp } from '../testing/test-app';
 import { createManageLinkSigner } from './manage-link';

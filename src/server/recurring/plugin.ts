@@ -7,7 +7,7 @@ import type { ServerConfig } from '../platform/config';
 import type { Database } from '../db/client';
 import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
 import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import type { ComposeMail } from '../mail/relay';
 import type { PaymentGateway } from '../payments/gateway';
 import { runBilling, type BillingDeps, type BillingReport } from './billing';
@@ -49,7 +49,7 @@ export interface RecurringOptions {
   links: CapabilitySigner;
 }
 
-/** The admin route of billing, behind requireAdminToken (admin/auth.ts). */
+/** The admin route of billing, behind requireAdminToken (http/operator-auth.ts). */
 const billingAdminRoutes: FastifyPluginAsyncZod<{ billing: AppBilling; gateway: PaymentGateway; adminToken: string | undefined }> = async (
   app,
   { billing, gateway, adminToken },

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { Database } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import type { RecurringReceiptNoteOf } from '../receipts/receipt-view';
 import { startOfDay } from './calendar';
 import { manageUrl } from './manage-link';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import { runBilling, type BillingDeps, type BillingReport } from './billing';
 import { startPeriodicRunner } from '../platform/periodic-runner';
 

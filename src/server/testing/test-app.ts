@@ -13,7 +13,7 @@ import type { Database, DatabaseHandle } from '../db/client';
 import { donations } from '../db/schema';
 import { reconcilePendingDonations, type ReconcileReport } from '../donations/reconciler';
 import { IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
-import type { Clock } from '../mail/clock';
+import type { Clock } from '../platform/clock';
 import type { ChargeRequest, PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
 import { withGatewayTimeout } from '../payments/with-timeout';
