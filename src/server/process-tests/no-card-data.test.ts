@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../shared/api';
-import { passesLuhn } from '../shared/card';
-import type { DonationSubmissionInput } from '../shared/donation';
-import { MIGRATIONS_FOLDER, openDatabase } from './db/client';
-import { csrfHeaders, type ServerProcess } from './testing/server-process';
-import { useServerWorkspace } from './testing/server-workspace';
-import { validSubmission } from './testing/test-app';
+import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import { passesLuhn } from '../../shared/card';
+import type { DonationSubmissionInput } from '../../shared/donation';
+import { MIGRATIONS_FOLDER, openDatabase } from '../db/client';
+import { csrfHeaders, type ServerProcess } from '../testing/server-process';
+import { useServerWorkspace } from '../testing/server-workspace';
+import { validSubmission } from '../testing/test-app';
 
 /**
  * Issue #4, "No card data anywhere" (PCI DSS v4.0 requirement 3.3: no sensitive authentication data kept

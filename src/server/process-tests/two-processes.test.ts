@@ -5,17 +5,17 @@ import path from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_PATHS, IDEMPOTENCY_KEY_HEADER, TOO_MANY_ATTEMPTS_MESSAGE } from '../shared/api';
-import { donations, mailOutbox } from './db/schema';
-import { apiError } from './http/errors';
-import { parseLedger, type ChargeRecord } from './payments/charge-ledger';
-import { TEST_GATEWAY_LEDGER_FILE } from './payments/create-gateway';
-import { ADMIN_BILLING_RUN_PATH } from './recurring/plugin';
-import { startReverseProxy, type ReverseProxy } from './testing/reverse-proxy';
-import { csrfHeaders, type ServerProcess } from './testing/server-process';
-import { useServerWorkspace } from './testing/server-workspace';
-import { startSmtpTestServer, type SmtpTestServer } from './testing/smtp-test-server';
-import { validSubmission } from './testing/test-app';
+import { API_PATHS, IDEMPOTENCY_KEY_HEADER, TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
+import { donations, mailOutbox } from '../db/schema';
+import { apiError } from '../http/errors';
+import { parseLedger, type ChargeRecord } from '../payments/charge-ledger';
+import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
+import { ADMIN_BILLING_RUN_PATH } from '../recurring/plugin';
+import { startReverseProxy, type ReverseProxy } from '../testing/reverse-proxy';
+import { csrfHeaders, type ServerProcess } from '../testing/server-process';
+import { useServerWorkspace } from '../testing/server-workspace';
+import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
+import { validSubmission } from '../testing/test-app';
 
 /**
  * Issue #14, "Two server processes on one PostgreSQL and one Redis, behind a small reverse proxy started by the
