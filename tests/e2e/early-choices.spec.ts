@@ -1,6 +1,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { PRERENDERED_PATH_ATTRIBUTE } from '../../src/shared/prerendered-pages';
 import { expect, recordPageErrors, test, waitForApp } from './fixtures';
+import { holdAppScripts } from './hold-app-scripts';
 
 /** Lighthouse's mobile profile (and issue #10's): a phone 4x slower than this machine on a slow 4G link. */
 const PHONE = {
@@ -28,20 +29,6 @@ async function openPhoneTab(browser: Browser): Promise<{ page: Page; errors: str
 /** Whether the landing screen is still the pre-rendered markup, the app not yet live (decision 0021). */
 async function appIsNotLiveYet(page: Page): Promise<boolean> {
   return (await page.locator(`#root[${PRERENDERED_PATH_ATTRIBUTE}]`).count()) === 1;
-}
-
-/**
- * Holds back the app's JavaScript (the built chunks under /assets/) until the returned function is called,
- * so that whatever a test does before then surely happens before the app is live.
- */
-async function holdAppScripts(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/assets\/.*\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
 }
 
 /**

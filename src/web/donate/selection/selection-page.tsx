@@ -1,10 +1,10 @@
 import ArrowForwardIcon from '@mui/icons-material/ArrowForward';
-import Button from '@mui/material/Button';
+import Button, { buttonClasses } from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useEffectEvent, useId } from 'react';
+import { useEffect, useEffectEvent, useId, useLayoutEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { Cause } from '../../../shared/causes';
 import { useMountedByHydration } from '../../components/hydration';
@@ -47,6 +47,21 @@ export function SelectionPage() {
     void navigate(PATHS.donationForm);
   };
 
+  // NOTE: the early script may have enabled Continue in the markup (decision 0023), which hydration keeps, and React
+  // writes `disabled` only when its own value changes: once the early choices are in, the button shows what the app
+  // decided. The same button element throughout, never re-created: a tap whose press began on it must end on it
+  // (issue #20, decision 0071).
+  const continueRef = useRef<HTMLButtonElement>(null);
+  const continueDisabled = choices.selection === null;
+  const { taken: tookEarlyChoices } = choices.early;
+  useLayoutEffect(() => {
+    const button = continueRef.current;
+    if (!tookEarlyChoices || !button) return;
+    button.disabled = continueDisabled;
+    button.tabIndex = continueDisabled ? -1 : 0;
+    button.classList.toggle(buttonClasses.disabled, continueDisabled);
+  }, [tookEarlyChoices, continueDisabled]);
+
   // A press of Continue before the app was live (issue #10, decision 0023) counts once the choices are in.
   const confirmEarlyPress = useEffectEvent(confirm);
   const { continued: continuedEarly } = choices.early;
@@ -88,15 +103,12 @@ export function SelectionPage() {
             <ImpactBanner amount={choices.amount} frequency={choices.frequency} cause={choices.cause} />
 
             <Button
-              // NOTE: the early script may have enabled this button in the markup (decision 0023), which hydration
-              // keeps; it is re-created once the app has taken early choices, as React would not write a
-              // `disabled` its state did not change.
-              key={choices.early.taken ? 'after-early-choices' : 'first'}
+              ref={continueRef}
               suppressHydrationWarning
               {...markerProps(EARLY_CHOICES_MARKUP.continueButton)}
               variant="contained"
               size="large"
-              disabled={choices.selection === null}
+              disabled={continueDisabled}
               onClick={confirm}
               endIcon={<ArrowForwardIcon />}
               sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' }, py: 1.5, px: 4 }}

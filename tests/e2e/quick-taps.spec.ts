@@ -1,0 +1,167 @@
+import type { Browser, Page } from '@playwright/test';
+import { PRERENDERED_PATH_ATTRIBUTE } from '../../src/shared/prerendered-pages';
+import { EARLY_CHOICES_MARKUP } from '../../src/web/donate/selection/early-choices';
+import { expect, recordPageErrors, test } from './fixtures';
+import { holdAppScripts } from './hold-app-scripts';
+
+/**
+ * A donor who taps through /donate as fast as the page lets them (issue #20): `$50`, `Monthly`, `Research and
+ * Science` and `Continue to Donation`, each as soon as it is clickable, with no wait of the test's own. Whatever
+ * moment each tap lands at (on the pre-rendered markup, while the app's code evaluates, while it hydrates, during
+ * the handover from the early script to the app, or on the live app), each must count exactly once and the donor
+ * must reach the form with their choices (decisions 0023 and 0070).
+ * NOTE: one server for the whole suite; a new context (empty cache and storage) per repetition, so every
+ * repetition is a new visitor. The repetitions are split over several tests so that Playwright's two workers
+ * share them.
+ */
+
+/** Repetitions at each CPU speed (the issue asks for 20), and how many tests share them. */
+const REPETITIONS = 20;
+const SHARDS = 2;
+
+/** A new visitor's tab, its CPU slowed down `cpuSlowdown` times through the Chrome DevTools Protocol (1: not at all). */
+async function openTab(browser: Browser, cpuSlowdown: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = recordPageErrors(page);
+  if (cpuSlowdown !== 1) {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
+  }
+  return { page, errors, close: () => context.close() };
+}
+
+/**
+ * Notes, for each click on the page, where the app was when it arrived: 'early' while the early script answers
+ * (`data-early-choices` on #root), 'hydrating' once the app has taken the choices but not yet ended its hydration
+ * (`data-prerendered-path` still there), 'live' after. A listener on window in the capture phase, so it runs before the
+ * early script's and React's; it takes no time of the test's own.
+ */
+async function notePhasesOfClicks(page: Page): Promise<void> {
+  await page.addInitScript(
+    ([prerendered, early]) => {
+      const phases: string[] = [];
+      (window as unknown as { clickPhases: string[] }).clickPhases = phases;
+      window.addEventListener(
+        'click',
+        (event) => {
+          const root = document.getElementById('root');
+          const phase = root?.hasAttribute(early) ? 'early' : root?.hasAttribute(prerendered) ? 'hydrating' : 'live';
+          phases.push(`${(event.target as Element).textContent?.slice(0, 12) ?? '?'}: ${phase}`);
+        },
+        true,
+      );
+    },
+    [PRERENDERED_PATH_ATTRIBUTE, EARLY_CHOICES_MARKUP.state] as const,
+  );
+}
+
+/** The issue's sequence once, on a fresh tab; returns where the app was at each tap. */
+async function tapThroughQuickly(browser: Browser, cpuSlowdown: number): Promise<string> {
+  const { page, errors, close } = await openTab(browser, cpuSlowdown);
+  try {
+    await notePhasesOfClicks(page);
+    await page.goto('/donate', { waitUntil: 'commit' });
+    await page.getByRole('button', { name: '$50', exact: true }).click();
+    await page.getByRole('button', { name: 'Monthly' }).click();
+    await page.getByRole('button', { name: 'Research and Science' }).click();
+    await page.getByRole('button', { name: 'Continue to Donation' }).click();
+    const phases = () => page.evaluate(() => (window as unknown as { clickPhases: string[] }).clickPhases.join(', '));
+    await expect(page, `the form opened (taps: ${await phases()})`).toHaveURL(/\/donate\/form$/);
+    const summary = page.getByRole('region', { name: 'Donation summary' });
+    await expect(summary).toContainText('$50 monthly');
+    await expect(summary).toContainText('Research and Science');
+    expect(errors, 'the page logged errors').toEqual([]);
+    return await phases();
+  } finally {
+    await close();
+  }
+}
+
+for (const cpuSlowdown of [1, 4]) {
+  for (let shard = 0; shard < SHARDS; shard++) {
+    const runs = Array.from({ length: REPETITIONS / SHARDS }, (_, i) => shard * (REPETITIONS / SHARDS) + i + 1);
+    test(`a donor tapping $50, Monthly, a cause and Continue as soon as each is clickable reaches the form, CPU ${cpuSlowdown}x, runs ${runs[0]}-${runs.at(-1)} of ${REPETITIONS}`, async ({
+      browser,
+    }) => {
+      // NOTE: ten new visitors in a row, each loading /donate and then the form's code; at 4x on a busy 2-core machine
+      // that takes more than the default minute.
+      test.slow();
+      const phases: string[] = [];
+      for (const run of runs) {
+        await test.step(`run ${run}`, async () => {
+          phases.push(await tapThroughQuickly(browser, cpuSlowdown));
+        });
+      }
+      test.info().annotations.push(...phases.map((description) => ({ type: 'taps', description })));
+    });
+  }
+}
+
+/**
+ * Taps on Continue at the handover itself, on purpose (issue #20, decision 0071): the app takes the early choices in
+ * the commit of its hydration, and from then on it, not the early script, answers the donor.
+ */
+test.describe('a press of Continue during the handover from the early script to the app', () => {
+  /** A fresh tab whose app scripts are held, with $50, Monthly and Research and Science tapped on the markup. */
+  async function chooseBeforeTheApp(browser: Browser): Promise<{ page: Page; errors: string[]; releaseApp: () => void; close: () => Promise<void> }> {
+    const { page, errors, close } = await openTab(browser, 1);
+    const releaseApp = await holdAppScripts(page);
+    await page.goto('/donate', { waitUntil: 'commit' });
+    await page.getByRole('button', { name: '$50', exact: true }).click();
+    await page.getByRole('button', { name: 'Monthly' }).click();
+    await page.getByRole('button', { name: 'Research and Science' }).click();
+    await expect(page.locator(`#root[${EARLY_CHOICES_MARKUP.state}="chosen"]`), 'the taps came before the app was live').toHaveCount(1);
+    return { page, errors, releaseApp, close };
+  }
+
+  /** The donor is on the form with $50 monthly for Research and Science, and went there once: Back leads to /donate. */
+  async function expectOnTheFormOnce(page: Page): Promise<void> {
+    await expect(page).toHaveURL(/\/donate\/form$/);
+    const summary = page.getByRole('region', { name: 'Donation summary' });
+    await expect(summary).toContainText('$50 monthly');
+    await expect(summary).toContainText('Research and Science');
+    await page.goBack();
+    await expect(page).toHaveURL(/\/donate$/);
+  }
+
+  test('a press that begins on the pre-rendered markup and ends once the app has taken the choices opens the form once', async ({ browser }) => {
+    const { page, errors, releaseApp, close } = await chooseBeforeTheApp(browser);
+    try {
+      const continueButton = page.getByRole('button', { name: 'Continue to Donation' });
+      await continueButton.scrollIntoViewIfNeeded();
+      const box = await continueButton.boundingBox();
+      if (!box) throw new Error('Continue to Donation has no box');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      releaseApp();
+      await expect(page.locator(`#root[${EARLY_CHOICES_MARKUP.state}]`), 'the app took the choices').toHaveCount(0);
+      await page.mouse.up();
+      await expectOnTheFormOnce(page);
+      expect(errors, 'the page logged errors').toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a tap at the very moment the app takes the choices opens the form once', async ({ browser }) => {
+    const { page, errors, releaseApp, close } = await chooseBeforeTheApp(browser);
+    try {
+      // The page taps Continue in the microtask after the app removes the early script's attribute: before any other
+      // task, paint or input can come between the handover and the tap.
+      await page.evaluate(({ state, continueButton }) => {
+        const root = document.getElementById('root') as HTMLElement;
+        new MutationObserver((_records, observer) => {
+          if (root.hasAttribute(state)) return;
+          observer.disconnect();
+          document.querySelector<HTMLButtonElement>(`[${continueButton}]`)?.click();
+        }).observe(root, { attributes: true, attributeFilter: [state] });
+      }, EARLY_CHOICES_MARKUP);
+      releaseApp();
+      await expectOnTheFormOnce(page);
+      expect(errors, 'the page logged errors').toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+});
