@@ -1,32 +1,149 @@
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
+import type { CodeSplittingGroup, ModuleInfo } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 import svgr from 'vite-plugin-svgr';
 
-/** V8's explicit compile hint (Chrome 136+; any other engine reads a comment). It must be a file's first line. */
-const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Starts every JavaScript chunk of the build with {@link COMPILE_HINT}, so V8 compiles all its functions
- * eagerly, on a background thread while the chunk streams in, instead of lazily on the main thread when
- * each is first called. Nearly all of each chunk runs as its screen starts (React, MUI, the screen), and on
- * Lighthouse's throttled phone this cut the main thread's work on /donate's modules by about a third
- * (issue #5, decision 0022). A plugin, not `output.banner`: the minifier drops comments, and Vite writes its
- * preload map at the top of the entry chunk after rolldown's `postBanner`.
+ * The stages of the app's start (src/web/main.tsx; issue #20, decision 0070), in the order main.tsx evaluates them:
+ * each stage's chunk and the module main.tsx imports for it.
  */
-function v8CompileHints(): Plugin {
+const START_STAGES = [
+  { chunk: 'react', module: 'src/web/start/react-stage.ts' },
+  { chunk: 'theme', module: 'src/web/start/theme-stage.ts' },
+  { chunk: 'landing', module: 'src/web/start/site-stage.tsx' },
+] as const;
+
+/** Vite's helper that preloads a lazily loaded chunk's imports: main.tsx and the lazy screens import it. */
+const PRELOAD_HELPER = '\0vite/preload-helper.js';
+
+/**
+ * Modules whose imports a stage does not follow: MUI's high-contrast theme helper, which the `@mui/material/styles`
+ * barrel re-exports and the site never calls, imports the classes of a dozen components (the checkbox, the menu, the
+ * slider...); followed, they would go to the theme chunk and load on /donate. What /donate does use of them arrives
+ * through its own components' imports.
+ */
+const IMPORTS_NOT_FOLLOWED = /@mui[\\/]material[\\/]styles[\\/]enhanceHighContrast\./;
+
+/** The modules `root` imports statically, transitively, itself included (not through {@link IMPORTS_NOT_FOLLOWED}). */
+function staticClosure(root: string, moduleInfo: (id: string) => ModuleInfo | null): Set<string> {
+  const seen = new Set<string>();
+  const pending = [root];
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (!IMPORTS_NOT_FOLLOWED.test(id)) pending.push(...(moduleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+
+/**
+ * The chunks of the app's start: every module a stage of {@link START_STAGES} imports statically goes into that
+ * stage's chunk, unless an earlier stage has it; Vite's preload helper into a small chunk of its own, so the entry
+ * imports no stage statically; every other module (the lazily loaded screens') is chunked by rolldown as usual. One
+ * chunk per stage, whatever the lazy screens share with it: left to itself, rolldown makes a common chunk for each set
+ * of lazy screens that shares modules with /donate (MUI's inputs: the form, receipts and manage screens), so each new
+ * screen would split /donate's code further, and every chunk costs gzip (issue #5).
+ */
+function startStageChunks(): CodeSplittingGroup {
+  let stageOfModule: Map<string, string> | undefined;
   return {
-    name: 'v8-compile-hints',
-    apply: 'build',
-    enforce: 'post',
-    generateBundle: {
-      // NOTE: last of all plugins' generateBundle hooks, after Vite writes its preload map at the top of the entry.
-      order: 'post',
-      handler(_options, bundle) {
-        for (const file of Object.values(bundle)) {
-          if (file.type === 'chunk' && !file.code.startsWith(COMPILE_HINT)) file.code = `${COMPILE_HINT}\n${file.code}`;
+    debugName: 'start stages',
+    name: (id, context) => {
+      if (id === PRELOAD_HELPER) return 'preload-helper';
+      if (!stageOfModule) {
+        stageOfModule = new Map();
+        for (const stage of START_STAGES) {
+          for (const member of staticClosure(join(projectRoot, stage.module), (module) => context.getModuleInfo(module))) {
+            if (!stageOfModule.has(member)) stageOfModule.set(member, stage.chunk);
+          }
         }
+      }
+      return stageOfModule.get(id) ?? null;
+    },
+    // NOTE: a stage's chunk holds its own modules only; what it imports from an earlier stage stays in that one's chunk.
+    includeDependenciesRecursively: false,
+  };
+}
+
+/**
+ * Adds a `<link rel="modulepreload">` to index.html for every chunk the entry imports dynamically itself (the stages
+ * of the start, src/web/main.tsx) and every chunk those import statically, so that the browser fetches them all at
+ * once instead of one stage after another (issue #20, decision 0070). Vite itself preloads only the entry's static
+ * imports. The pre-rendered /donate moves these links, with Vite's, into its after-paint loader (prerender-page.ts).
+ */
+function preloadStartStages(): Plugin {
+  let base = '/';
+  return {
+    name: 'preload-start-stages',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, { bundle, chunk }) {
+        if (!bundle || !chunk) return;
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          const imported = bundle[file];
+          if (files.has(file) || imported?.type !== 'chunk') return;
+          files.add(file);
+          for (const next of imported.imports) visit(next);
+        };
+        for (const stage of chunk.dynamicImports) visit(stage);
+        for (const file of [chunk.fileName, ...chunk.imports]) files.delete(file);
+        return [...files].map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `${base}${file}` }, injectTo: 'head' as const }));
       },
+    },
+  };
+}
+
+/**
+ * Marks React Router's module-level `React.forwardRef(...)` and `React.createContext(...)` calls pure (`@__PURE__`) and
+ * drops its `X.displayName = "X"` lines (names for React's developer tools), so the bundler can drop the components
+ * and contexts the site never uses (its Link, NavLink, Form, the framework mode's): React Router ships as one module,
+ * so whatever of it is kept loads with /donate (issue #20: the bundle budget, decision 0070). Both calls only create an
+ * object. The package's exports point at its development build, whose names are not behind a NODE_ENV check.
+ */
+function reactRouterPureCalls(): Plugin {
+  return {
+    name: 'react-router-pure-calls',
+    apply: 'build',
+    transform: {
+      filter: { id: /node_modules[\\/]react-router[\\/]dist[\\/].*\.mjs$/ },
+      handler(code) {
+        const pure = code.replace(/=\s*(React\d*\.(?:forwardRef|createContext)\()/g, '= /* @__PURE__ */ $1');
+        return { code: pure.replace(/^\s*\w+\.displayName = "\w+";$/gm, ''), map: null };
+      },
+    },
+  };
+}
+
+/**
+ * Writes `.vite/chunk-modules.json` beside Vite's manifest: each JavaScript chunk's file and the modules with code in
+ * it (paths relative to the project, `node_modules/...` for packages), so scripts/check-bundle-size.ts can tell which code
+ * /donate loads (issue #20: no Stripe and no staff code on /donate).
+ */
+function chunkModules(): Plugin {
+  return {
+    name: 'chunk-modules',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const modulesOfChunk = Object.fromEntries(
+        Object.values(bundle)
+          .filter((file) => file.type === 'chunk')
+          .map((chunk) => [
+            chunk.fileName,
+            Object.entries(chunk.modules)
+              .filter(([, module]) => module.renderedLength > 0)
+              .map(([id]) => (id.startsWith(projectRoot) ? id.slice(projectRoot.length) : id)),
+          ]),
+      );
+      this.emitFile({ type: 'asset', fileName: '.vite/chunk-modules.json', source: JSON.stringify(modulesOfChunk, null, 1) });
     },
   };
 }
@@ -40,23 +157,27 @@ function v8CompileHints(): Plugin {
  */
 export default defineConfig({
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
-  plugins: [react(), svgr(), v8CompileHints()],
+  plugins: [react(), svgr(), preloadStartStages(), reactRouterPureCalls(), chunkModules()],
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,
     // The manifest (dist/web/.vite/, never served: the server ignores dot folders) tells
     // scripts/check-bundle-size.ts which chunks /donate loads.
     manifest: true,
+    // NOTE: no polyfill: every browser the site supports has `<link rel="modulepreload">` (Baseline since 2023).
+    modulePreload: { polyfill: false },
     rolldownOptions: {
-      // NOTE: src/shared builds its zod schemas at module level (`z.enum(CAUSES)`...). Calls of `z`
-      // are side-effect free, so /donate, which imports only constants and plain functions from
-      // those modules, ships without zod (the bundle budget, issue #5).
-      treeshake: { manualPureFunctions: ['z'] },
-      // NOTE: every module /donate loads at start ('$initial': the entry and its static imports) in ONE chunk. Left to
-      // itself, rolldown makes a common chunk for each set of lazy screens that shares modules with /donate (MUI's
-      // inputs: the form, receipts and manage screens), so each new screen could split /donate's code further; four
-      // chunks cost 1.6 kB gzip more than the same code in one, over the 150 kB budget (issue #5).
-      output: { codeSplitting: { groups: [{ name: 'landing', tags: ['$initial'] }] } },
+      treeshake: {
+        // NOTE: src/shared builds its zod schemas at module level (`z.enum(CAUSES)`...). Calls of `z`
+        // are side-effect free, so /donate, which imports only constants and plain functions from
+        // those modules, ships without zod (the bundle budget, issue #5).
+        manualPureFunctions: ['z'],
+        // NOTE: emotion imports hoist-non-react-statics for its withTheme, which the site never uses; the package
+        // has no side effects but does not say so (issue #20: the bundle budget).
+        moduleSideEffects: (id) => (/node_modules[\\/]hoist-non-react-statics[\\/]/.test(id) ? false : undefined),
+      },
+      // NOTE: the app's start in one chunk per stage, evaluated one after the other (issue #20, decision 0070).
+      output: { codeSplitting: { groups: [startStageChunks()] } },
     },
   },
 });

@@ -1,24 +1,25 @@
 // NOTE: first: zod must not probe for `eval` under the CSP (issue #4; see the module).
 import './zod-csp';
-import { startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { SiteRoot } from './app';
-import { beginHydration } from './components/hydration';
-import { createEmotionCache, readCspNonce } from './emotion-cache';
-import { holdsPrerenderedRoute } from './prerender-page';
+import { nextTask } from './start/next-task';
 
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root element');
-
-const app = <SiteRoot cache={createEmotionCache(readCspNonce())} />;
-
-// NOTE: /donate arrives pre-rendered (issue #5, decision 0021): hydrate its markup; every other
-// route gets the empty shell and renders from scratch. Hydrating in a transition lets React yield
-// every few milliseconds instead of blocking the main thread for the whole tree (Total Blocking
-// Time); a click meanwhile makes React finish hydrating at once and then handle it.
-if (holdsPrerenderedRoute(container, window.location.pathname)) {
-  beginHydration();
-  startTransition(() => void hydrateRoot(container, app));
-} else {
-  createRoot(container).render(app);
+/**
+ * The app's entry, kept tiny (issue #20, decision 0070): it evaluates the app's code in stages, each a chunk of its
+ * own evaluated in a task of its own, yielding to the browser between them, so that no single task runs the whole
+ * start (Total Blocking Time): React and react-dom, then emotion, MUI's style system and the theme, then the site,
+ * which renders or hydrates. The pre-rendered /donate preloads every stage's chunk once it has painted
+ * (prerender-page.ts), so no stage waits for another's download; until the site is live, the early script keeps the
+ * donor's choices (decision 0023).
+ */
+async function start(): Promise<void> {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element');
+  await import('./start/react-stage');
+  await nextTask();
+  await import('./start/theme-stage');
+  await nextTask();
+  const { startSite } = await import('./start/site-stage');
+  await nextTask();
+  startSite(container);
 }
+
+void start();

@@ -1,8 +1,8 @@
 import WavesIcon from '@mui/icons-material/Waves';
 import Link from '@mui/material/Link';
-import { Link as RouterLink } from 'react-router';
 import { SITE_NAME } from '../content/site-copy';
 import { PATHS } from '../../shared/site-paths';
+import { AppAnchor } from './app-anchor';
 
 /**
  * The site logo of the top toolbar (spec section 1): a wave icon and the site name, linking to the
@@ -11,7 +11,7 @@ import { PATHS } from '../../shared/site-paths';
 export function SiteLogo() {
   return (
     <Link
-      component={RouterLink}
+      component={AppAnchor}
       to={PATHS.donate}
       color="inherit"
       underline="none"

@@ -1,13 +1,13 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import { describeCause } from '../../../shared/causes';
 import type { DonationSelection } from '../../../shared/donation';
 import { FREQUENCY_ADJECTIVES, type Frequency } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
 import { CauseIcon } from '../../components/cause-icon';
 import { PATHS } from '../../../shared/site-paths';
+import { AppAnchor } from '../../components/app-anchor';
 
 /**
  * The gift as the summary words it: '$25 monthly', '$25 yearly', '$25 one-time'. The shared
@@ -51,7 +51,7 @@ export function DonationSummary({ selection }: { selection: DonationSelection })
           <Typography>{cause.displayName}</Typography>
         </Box>
       </Box>
-      <Link component={RouterLink} to={PATHS.donate} sx={{ fontWeight: 600, py: 1 }}>
+      <Link component={AppAnchor} to={PATHS.donate} sx={{ fontWeight: 600, py: 1 }}>
         Change donation
       </Link>
     </Box>

@@ -9,7 +9,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { Link as RouterLink, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { formatDollars } from '../../../shared/money';
 import type { ManagedPlan, PlanChange } from '../../../shared/recurring-api';
 import { PageLoading } from '../../components/page-loading';
@@ -20,6 +20,7 @@ import { PATHS } from '../../../shared/site-paths';
 import { changePlan, confirmRenewalPayment, fetchPlan } from './manage-api';
 import { PlanActions } from './plan-actions';
 import { formatPlanDate, planSummaryLines } from './plan-format';
+import { AppAnchor } from '../../components/app-anchor';
 
 const SCREEN_TITLE = 'Manage Your Recurring Gift';
 
@@ -159,10 +160,10 @@ export function ManagePlanPage() {
             </>
           )}
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'center' }}>
-            <Button component={RouterLink} to={PATHS.manage} variant="text">
+            <Button component={AppAnchor} to={PATHS.manage} variant="text">
               Get My Links Again
             </Button>
-            <Button component={RouterLink} to={PATHS.donate} variant="outlined">
+            <Button component={AppAnchor} to={PATHS.donate} variant="outlined">
               Make a Donation
             </Button>
           </Stack>

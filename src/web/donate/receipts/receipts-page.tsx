@@ -5,12 +5,12 @@ import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Link as RouterLink } from 'react-router';
 import { RESEND_RECEIPTS_CONFIRMATION, RESEND_RECEIPTS_PATH } from '../../../shared/receipts';
 import { EmailLinksForm } from '../../components/email-links-form';
 import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
 import { PATHS } from '../../../shared/site-paths';
+import { AppAnchor } from '../../components/app-anchor';
 
 const SCREEN_TITLE = 'Get Your Receipts';
 
@@ -47,7 +47,7 @@ export function ReceiptsPage() {
           />
 
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'center' }}>
-            <Button component={RouterLink} to={PATHS.donate} variant="outlined">
+            <Button component={AppAnchor} to={PATHS.donate} variant="outlined">
               Make a Donation
             </Button>
           </Stack>

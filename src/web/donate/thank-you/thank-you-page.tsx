@@ -11,7 +11,7 @@ import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { Navigate, Link as RouterLink, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
 import { conservationFact, thankYouImpactMessage } from '../../../shared/impact';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import { NEW_TAB_HINT_ID, NewTabHint } from '../../components/new-tab-hint';
@@ -25,6 +25,7 @@ import { useDonationStore } from '../../state/use-donation-store';
 import { DonationReceipt } from './donation-receipt';
 import { NextStepsList } from './next-steps-list';
 import { ShareButtons } from './share-buttons';
+import { AppAnchor } from '../../components/app-anchor';
 
 const SCREEN_TITLE = 'Thank You!';
 
@@ -83,7 +84,7 @@ export function ThankYouPage() {
             <Typography color="text.secondary">
               Lost your receipt?{' '}
               {/* NOTE: inline-block with a 24 px line, so the link is a 24 px target (WCAG 2.5.8) like the page's others. */}
-              <Link component={RouterLink} to={PATHS.receipts} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}>
+              <Link component={AppAnchor} to={PATHS.receipts} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}>
                 Get your receipts again
               </Link>{' '}
               with the email address you gave.

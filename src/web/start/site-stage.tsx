@@ -1,0 +1,25 @@
+import { startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { SiteRoot } from '../app';
+import { beginHydration } from '../components/hydration';
+import { createEmotionCache, readCspNonce } from '../emotion-cache';
+import { holdsPrerenderedRoute } from '../prerender-page';
+
+/**
+ * The last stage of the app's start (issue #20, decision 0070): the site itself (router, screens, MUI's
+ * components), evaluated in a task of its own after the React and theme stages; `startSite` then renders or
+ * hydrates it into `container`.
+ * /donate arrives pre-rendered (issue #5, decision 0021): its markup is hydrated; every other route gets the empty
+ * shell and renders from scratch. Hydrating in a transition lets React yield every few milliseconds instead of
+ * blocking the main thread for the whole tree (Total Blocking Time); a tap meanwhile makes React finish hydrating
+ * what it lands on at once and then handle it.
+ */
+export function startSite(container: HTMLElement): void {
+  const app = <SiteRoot cache={createEmotionCache(readCspNonce())} />;
+  if (holdsPrerenderedRoute(container, window.location.pathname)) {
+    beginHydration();
+    startTransition(() => void hydrateRoot(container, app));
+  } else {
+    createRoot(container).render(app);
+  }
+}
