@@ -1,5 +1,6 @@
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { memo } from 'react';
 import { FREQUENCIES, FREQUENCY_LABELS, type Frequency } from '../../../shared/frequencies';
 import { choiceGroupProps } from './early-choices';
 import { toggleGridSx } from './toggle-grid-sx';
@@ -13,9 +14,10 @@ export interface FrequencyPickerProps {
 
 /**
  * The 'Choose Frequency' toggle group (spec section 2): One-time Gift, Monthly, Yearly. Exactly
- * one is always pressed; pressing the pressed one again keeps it.
+ * one is always pressed; pressing the pressed one again keeps it. Memoised: a tap on an amount or a cause does not
+ * render it again (issue #20: Interaction to Next Paint).
  */
-export function FrequencyPicker({ value, onChange, labelledBy }: FrequencyPickerProps) {
+export const FrequencyPicker = memo(function FrequencyPicker({ value, onChange, labelledBy }: FrequencyPickerProps) {
   return (
     <ToggleButtonGroup
       exclusive
@@ -35,4 +37,4 @@ export function FrequencyPicker({ value, onChange, labelledBy }: FrequencyPicker
       ))}
     </ToggleButtonGroup>
   );
-}
+});

@@ -1,15 +1,17 @@
 import Box from '@mui/material/Box';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
+import { memo } from 'react';
 import { ScreenHeading } from '../../components/screen-heading';
 import { StatList } from '../../components/stat-list';
 import { HERO_HEADING, HERO_PARAGRAPH, HERO_STATS } from '../../content/site-copy';
 
 /**
  * The landing hero of the selection screen (spec section 1): a heading inviting support for the
- * reef, a paragraph of true facts about it (content-facts.md) and the three headline stats.
+ * reef, a paragraph of true facts about it (content-facts.md) and the three headline stats. Memoised: it never
+ * changes, so a tap on the selection card does not render it again (issue #20: Interaction to Next Paint).
  */
-export function LandingHero() {
+export const LandingHero = memo(function LandingHero() {
   return (
     <Box
       sx={{
@@ -26,4 +28,4 @@ export function LandingHero() {
       </Container>
     </Box>
   );
-}
+});

@@ -4,7 +4,7 @@ import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useEffect, useEffectEvent, useId, useLayoutEffect, useRef } from 'react';
+import { useCallback, useEffect, useEffectEvent, useId, useLayoutEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { Cause } from '../../../shared/causes';
 import { useMountedByHydration } from '../../components/hydration';
@@ -36,10 +36,14 @@ export function SelectionPage() {
   usePageTitle();
 
   // Once a cause is picked the donor is one click from the form: fetch its code now.
-  const pickCause = (cause: Cause) => {
-    choices.setCause(cause);
-    prefetchDonationFormPage();
-  };
+  const { setCause } = choices;
+  const pickCause = useCallback(
+    (cause: Cause) => {
+      setCause(cause);
+      prefetchDonationFormPage();
+    },
+    [setCause],
+  );
 
   const confirm = () => {
     if (!choices.selection) return;
