@@ -1,28 +1,41 @@
 /**
- * `npm run bench:web` (issue #5): builds the site (`npm run build`, pre-render included), starts the
- * production server (temporary DATA_DIR, a copy of the build as WEB_ROOT, a free port on 127.0.0.1) and runs Lighthouse with Debian's Chromium three times each
- * in its mobile and desktop presets on /donate. In the same run it serves a plain static HTML page
- * with the same hero and selection card and no JavaScript, measures it the same way, and prints the
- * median scores, LCP, TBT and CLS of both, and our LCP over the static page's LCP.
+ * `npm run bench:web` (issues #5 and #20): builds the site (`npm run build`, pre-render included), starts the
+ * production server (temporary DATA_DIR, a copy of the build as WEB_ROOT, a free port on 127.0.0.1) and runs
+ * Lighthouse with Debian's Chromium in its mobile preset on /donate: one warm-up run, discarded, then RUNS runs. In the
+ * same run it serves a plain static HTML page with the same hero and selection card and no JavaScript and measures it
+ * the same way. It prints each run, then the medians of both side by side: scores, LCP, TBT, CLS, the longest
+ * main-thread task after the first paint (as observed in the trace, before Lighthouse's simulated 4x slowdown), the
+ * host's Lighthouse `benchmarkIndex` (how fast this machine was that day), our LCP over the static page's, and each
+ * target of issue #20 met or not. Then a Lighthouse user-flow timespan, at a real 4x CPU slowdown, taps $50 right
+ * after the app is live, RUNS times, and prints the median Interaction to Next Paint.
+ * `npm run bench:web -- --desktop` also measures the desktop preset.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
-import lighthouse, { type Flags } from 'lighthouse';
+import lighthouse, { type Flags, startFlow } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { MainThreadTasks } from 'lighthouse/core/lib/tracehouse/main-thread-tasks.js';
+import { TraceProcessor } from 'lighthouse/core/lib/tracehouse/trace-processor.js';
+import puppeteer from 'puppeteer-core';
 import { CAUSE_DETAILS, CAUSES } from '../src/shared/causes';
 import { FREQUENCIES, FREQUENCY_LABELS } from '../src/shared/frequencies';
 import { PRESET_AMOUNTS_DOLLARS } from '../src/shared/amounts';
 import { formatDollars } from '../src/shared/money';
+import { PRERENDERED_PATH_ATTRIBUTE } from '../src/shared/prerendered-pages';
 import { HERO_HEADING, HERO_PARAGRAPH, HERO_STATS, SITE_NAME } from '../src/web/content/site-copy';
+import { EARLY_CHOICES_MARKUP } from '../src/web/donate/selection/early-choices';
 import { CHROMIUM_PATH } from './chromium-path';
 
-const RUNS = 3;
+/** Measured runs per page and preset, after one discarded warm-up run (the first run of a fresh Chromium is slow). */
+const RUNS = 5;
+/** Lighthouse's mobile CPU slowdown, which the INP timespan applies for real (DevTools throttling). */
+const CPU_SLOWDOWN = 4;
 /** Attempts per run when Lighthouse reports a failed run. */
 const MAX_ATTEMPTS = 3;
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
@@ -37,12 +50,17 @@ const CHROME_FLAGS = [
 ];
 const root = new URL('..', import.meta.url).pathname;
 
-/** The figures of one Lighthouse run: scores 0-100, LCP and TBT in ms, CLS unitless. */
+/**
+ * The figures of one Lighthouse run: scores 0-100, LCP and TBT in ms, CLS unitless, the longest main-thread task after
+ * the first contentful paint in ms as observed (unthrottled), and the host's benchmarkIndex.
+ */
 interface RunFigures {
   scores: Record<(typeof CATEGORIES)[number], number>;
   lcpMs: number;
   tbtMs: number;
   cls: number;
+  longestTaskMs: number;
+  benchmarkIndex: number;
 }
 
 /** A free TCP port on 127.0.0.1. */
@@ -110,14 +128,29 @@ async function measure(url: string, preset: 'mobile' | 'desktop', port: number):
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   if (result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
-  const { categories, audits } = result.lhr;
+  const { categories, audits, environment } = result.lhr;
   const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as RunFigures['scores'];
   return {
     scores,
     lcpMs: audits['largest-contentful-paint']?.numericValue ?? NaN,
     tbtMs: audits['total-blocking-time']?.numericValue ?? NaN,
     cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
+    longestTaskMs: longestTaskAfterFirstPaint(result.artifacts.Trace),
+    benchmarkIndex: environment.benchmarkIndex,
   };
+}
+
+/**
+ * The longest top-level task of the page's main thread that starts after its first contentful paint, in ms as the
+ * trace observed it (Lighthouse's mobile preset simulates it 4x longer: a task over 12.5 ms adds to TBT), or NaN when
+ * the trace has no first contentful paint.
+ */
+function longestTaskAfterFirstPaint(trace: Parameters<typeof TraceProcessor.processTrace>[0]): number {
+  const processed = TraceProcessor.processTrace(trace);
+  const firstPaintMs = TraceProcessor.processNavigation(processed).timings.firstContentfulPaint;
+  const tasks = MainThreadTasks.getMainThreadTasks(processed.mainThreadEvents, processed.frames, processed.timestamps.traceEnd, processed.timestamps.timeOrigin);
+  const after = tasks.filter((task) => !task.parent && task.startTime >= firstPaintMs);
+  return after.length === 0 ? NaN : Math.max(...after.map((task) => task.duration));
 }
 
 /**
@@ -135,6 +168,46 @@ async function measureWithRetries(url: string, preset: 'mobile' | 'desktop', por
   }
 }
 
+/** The $50 button of the selection screen, and the same button once pressed. */
+const FIFTY_DOLLARS = `[${EARLY_CHOICES_MARKUP.group}="amount"] button[value="50"]`;
+
+/**
+ * Interaction to Next Paint, in ms, of a tap on $50 right after the app is live on `url` (issue #20): a new tab of the
+ * Chromium at `port` (a fresh context: empty cache) slowed down CPU_SLOWDOWN times for real (DevTools throttling, no
+ * network throttling) opens the page, waits until the app is live, and a Lighthouse user-flow timespan records the
+ * tap. NaN when Lighthouse saw no interaction.
+ */
+async function measureInp(url: string, port: number): Promise<number> {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setViewport({ width: 412, height: 823, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+    const cdp = await page.createCDPSession();
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+    await page.goto(url);
+    await page.waitForSelector(`#root:not([${PRERENDERED_PATH_ATTRIBUTE}])`);
+    const flow = await startFlow(page, {
+      flags: {
+        logLevel: 'error',
+        formFactor: 'mobile',
+        screenEmulation: { disabled: true },
+        throttlingMethod: 'devtools',
+        throttling: { cpuSlowdownMultiplier: CPU_SLOWDOWN, requestLatencyMs: 0, downloadThroughputKbps: 0, uploadThroughputKbps: 0 },
+      },
+    });
+    await flow.startTimespan();
+    await page.tap(FIFTY_DOLLARS);
+    await page.waitForSelector(`${FIFTY_DOLLARS}[aria-pressed="true"]`);
+    await flow.endTimespan();
+    const { steps } = await flow.createFlowResult();
+    return steps[0]?.lhr.audits['interaction-to-next-paint']?.numericValue ?? NaN;
+  } finally {
+    await context.close();
+    await browser.disconnect();
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
@@ -147,12 +220,17 @@ function medians(runs: RunFigures[]): RunFigures {
     lcpMs: median(runs.map((r) => r.lcpMs)),
     tbtMs: median(runs.map((r) => r.tbtMs)),
     cls: median(runs.map((r) => r.cls)),
+    longestTaskMs: median(runs.map((r) => r.longestTaskMs)),
+    benchmarkIndex: median(runs.map((r) => r.benchmarkIndex)),
   };
 }
 
 function describe(label: string, figures: RunFigures): string {
   const scores = CATEGORIES.map((id) => `${id} ${figures.scores[id]}`).join(', ');
-  return `${label.padEnd(18)} ${scores}; LCP ${Math.round(figures.lcpMs)} ms, TBT ${Math.round(figures.tbtMs)} ms, CLS ${figures.cls.toFixed(3)}`;
+  return (
+    `${label.padEnd(22)} ${scores}; LCP ${Math.round(figures.lcpMs)} ms, TBT ${Math.round(figures.tbtMs)} ms, CLS ${figures.cls.toFixed(3)}, ` +
+    `longest task ${figures.longestTaskMs.toFixed(1)} ms observed, benchmarkIndex ${Math.round(figures.benchmarkIndex)}`
+  );
 }
 
 async function main(): Promise<void> {
@@ -188,9 +266,12 @@ async function main(): Promise<void> {
       { label: 'site /donate', url: `http://127.0.0.1:${sitePort}/donate` },
       { label: 'static page', url: `http://127.0.0.1:${staticPort}/` },
     ];
+    const presets = process.argv.includes('--desktop') ? (['mobile', 'desktop'] as const) : (['mobile'] as const);
     const results: Record<string, RunFigures> = {};
-    for (const preset of ['mobile', 'desktop'] as const) {
+    for (const preset of presets) {
       for (const target of targets) {
+        const warmUp = await measureWithRetries(target.url, preset, chrome.port);
+        console.log(describe(`  ${preset} ${target.label} warm-up`, warmUp));
         const runs: RunFigures[] = [];
         for (let run = 1; run <= RUNS; run += 1) {
           runs.push(await measureWithRetries(target.url, preset, chrome.port));
@@ -200,12 +281,33 @@ async function main(): Promise<void> {
       }
     }
 
-    console.log(`\nMedians of ${RUNS} runs (Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB):`);
+    const inpRuns: number[] = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      inpRuns.push(await measureInp(targets[0]?.url ?? '', chrome.port));
+      console.log(`  INP of a tap on $50 right after the app is live, ${CPU_SLOWDOWN}x CPU, #${run}: ${Math.round(inpRuns.at(-1) ?? NaN)} ms`);
+    }
+    const inpMs = median(inpRuns);
+
+    console.log(`\nMedians of ${RUNS} runs after a warm-up (Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load ${loadavg().map((load) => load.toFixed(1)).join(' ')}):`);
     for (const [label, figures] of Object.entries(results)) console.log(describe(label, figures));
-    for (const preset of ['mobile', 'desktop'] as const) {
+    for (const preset of presets) {
       const ours = results[`${preset} site /donate`];
       const plain = results[`${preset} static page`];
-      if (ours && plain) console.log(`${preset}: our LCP / static LCP = ${(ours.lcpMs / plain.lcpMs).toFixed(2)} (target <= 1.3)`);
+      if (ours && plain) console.log(`${preset}: our LCP / static LCP = ${(ours.lcpMs / plain.lcpMs).toFixed(2)}`);
+    }
+    console.log(`INP of a tap on $50 right after the app is live, ${CPU_SLOWDOWN}x CPU: median ${Math.round(inpMs)} ms`);
+    const mobile = results['mobile site /donate'];
+    const mobileStatic = results['mobile static page'];
+    if (mobile && mobileStatic) {
+      const targetsMet = [
+        ['TBT <= 100 ms', mobile.tbtMs <= 100],
+        ['performance >= 98', mobile.scores.performance >= 98],
+        ['LCP <= 1.1x the static page', mobile.lcpMs <= 1.1 * mobileStatic.lcpMs],
+        ['CLS <= 0.02', mobile.cls <= 0.02],
+        ['accessibility, best practices, SEO 100', CATEGORIES.every((id) => id === 'performance' || mobile.scores[id] === 100)],
+        ['INP <= 200 ms', inpMs <= 200],
+      ] as const;
+      console.log(`Targets of issue #20 (mobile): ${targetsMet.map(([name, met]) => `${name}: ${met ? 'met' : 'NOT MET'}`).join('; ')}`);
     }
   } finally {
     chrome?.kill();
