@@ -80,11 +80,12 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
       >
         {PRESET_AMOUNTS_DOLLARS.map((preset) => (
           // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
-          <ToggleButton key={preset} value={preset} suppressHydrationWarning>
+          // disableRipple: see toggle-grid-sx.ts.
+          <ToggleButton key={preset} value={preset} suppressHydrationWarning disableRipple>
             {formatDollars(preset)}
           </ToggleButton>
         ))}
-        <ToggleButton value={CUSTOM_AMOUNT_VALUE} sx={{ gridColumn: { xs: 'span 2', sm: 'auto' } }} suppressHydrationWarning>
+        <ToggleButton value={CUSTOM_AMOUNT_VALUE} sx={{ gridColumn: { xs: 'span 2', sm: 'auto' } }} suppressHydrationWarning disableRipple>
           Custom Amount
         </ToggleButton>
       </ToggleButtonGroup>

@@ -35,10 +35,12 @@ export const CausePicker = memo(function CausePicker({ value, onChange, labelled
         const { displayName, icon } = CAUSE_DETAILS[cause];
         return (
           // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
+          // disableRipple: see toggle-grid-sx.ts.
           <ToggleButton
             key={cause}
             value={cause}
             suppressHydrationWarning
+            disableRipple
             sx={{ justifyContent: 'flex-start', textAlign: 'left', gap: 1.5, py: 1.5, px: 2 }}
           >
             <CauseIcon name={icon} />

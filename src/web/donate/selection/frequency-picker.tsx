@@ -31,7 +31,8 @@ export const FrequencyPicker = memo(function FrequencyPicker({ value, onChange, 
     >
       {FREQUENCIES.map((frequency) => (
         // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
-        <ToggleButton key={frequency} value={frequency} sx={{ px: 1 }} suppressHydrationWarning>
+        // disableRipple: see toggle-grid-sx.ts.
+        <ToggleButton key={frequency} value={frequency} sx={{ px: 1 }} suppressHydrationWarning disableRipple>
           {FREQUENCY_LABELS[frequency]}
         </ToggleButton>
       ))}
