@@ -9,7 +9,7 @@ import { holdAppScripts } from './hold-app-scripts';
  * Science` and `Continue to Donation`, each as soon as it is clickable, with no wait of the test's own. Whatever
  * moment each tap lands at (on the pre-rendered markup, while the app's code evaluates, while it hydrates, during
  * the handover from the early script to the app, or on the live app), each must count exactly once and the donor
- * must reach the form with their choices (decisions 0023 and 0070).
+ * must reach the form with their choices (decisions 0023 and 0071).
  * NOTE: one server for the whole suite; a new context (empty cache and storage) per repetition, so every
  * repetition is a new visitor. The repetitions are split over several tests so that Playwright's two workers
  * share them.
