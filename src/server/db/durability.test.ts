@@ -171,9 +171,10 @@ describe(`the ${onEmbedded ? 'embedded default' : 'DATABASE_URL server'} on a ba
     expect(plans.filter((plan) => plan.renewals !== '1'), 'every active plan charged once for its first renewal').toEqual([]);
     // Each message is written to one file named by its outbox id, whatever the attempts: a receipt sent once more
     // after a kill overwrites its file. Every receipt sent has its file, and no file belongs to no receipt (a file
-    // written just before a kill belongs to a receipt still waiting out its lease).
+    // written just before a kill belongs to a receipt still waiting out its lease). NOTE: a process killed while
+    // writing leaves its temporary `<name>.eml.<pid>`, which is never a message.
     const fileIds = (await readdir(path.join(workspace.dataDir, 'mail')))
-      .filter((name) => name.includes('-receipt-'))
+      .filter((name) => name.includes('-receipt-') && name.endsWith('.eml'))
       .map((name) => name.slice(name.indexOf('-receipt-') + '-receipt-'.length, -'.eml'.length));
     const { rows: receiptMessages } = await pool.query<{ id: string; status: string }>(`SELECT id, status FROM mail_outbox WHERE kind = 'receipt'`);
     const sentIds = receiptMessages.filter((row) => row.status === 'sent').map((row) => row.id);
