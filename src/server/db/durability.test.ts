@@ -54,6 +54,20 @@ afterAll(async () => {
   await pool?.end();
 });
 
+/** Cards of the bursts: two that succeed and one the bank declines. */
+const CARDS = ['4242424242424242', '4000000000000002', '5555555555554444'];
+
+/** Donation `i` of donor `donor` in round `round`: a key of its own, every third one monthly. */
+function roundDonation(round: number, donor: number, i: number): Omit<SentDonation, 'transactionIds'> {
+  return {
+    key: randomUUID(),
+    body: validSubmission(
+      { amount: 10 + donor, frequency: (donor + i) % 3 === 0 ? 'monthly' : 'one-time', donorEmail: `round-${round}-donor-${donor}-${i}@example.org` },
+      { number: CARDS[(donor + i) % CARDS.length] ?? '4242424242424242' },
+    ),
+  };
+}
+
 /** A final answer: paid (200) or declined (402). Anything else (no answer, 409 in flight, 503 unknown) is retried. */
 const isFinal = (donation: SentDonation) => donation.status === 200 || donation.status === 402;
 
@@ -130,15 +144,8 @@ describe(`the ${onEmbedded ? 'embedded default' : 'DATABASE_URL server'} on a ba
         void billAsOf(running, new Date(Date.now() + 40 * DAY_MS)).catch(() => undefined);
         await running.waitForLine((line) => line.includes('Renewal charged'), 30_000);
       };
-      const cards = ['4242424242424242', '4000000000000002', '5555555555554444'];
-      const next = (donor: number, i: number) => ({
-        key: randomUUID(),
-        body: validSubmission(
-          { amount: 10 + donor, frequency: (donor + i) % 3 === 0 ? ('monthly' as const) : ('one-time' as const), donorEmail: `round-${round}-donor-${donor}-${i}@example.org` },
-          { number: cards[(donor + i) % cards.length] ?? '4242424242424242' },
-        ),
-      });
       const headers = await csrfHeaders(server.baseUrl);
+      const next = (donor: number, i: number) => roundDonation(round, donor, i);
       const burst = await burstThenKill(server, headers, { donors: CONCURRENT_DONORS, killAfterAnswers: 12 + 6 * round, next, beforeKill: round === 2 ? duringBilling : undefined });
       sent.push(...burst);
       if (round === 3) {

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import { postDonation, type SentDonation } from '../testing/donation-burst';
 import { csrfHeaders, type ServerProcess } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
@@ -18,20 +18,16 @@ import { CLUSTER_DIR_NAME, embeddedDatabaseUrl } from './embedded-postgres';
 
 const workspace = useServerWorkspace('second-start', { embedded: true });
 
-/** Donates $25 with a key of its own; resolves with the status and the transaction id of a 200. */
-async function donate(server: ServerProcess): Promise<{ status: number; transactionId?: string }> {
-  const response = await fetch(`${server.baseUrl}${API_PATHS.processDonation}`, {
-    method: 'POST',
-    headers: { ...(await csrfHeaders(server.baseUrl)), 'content-type': 'application/json', [IDEMPOTENCY_KEY_HEADER]: randomUUID() },
-    body: JSON.stringify(validSubmission({ amount: 25 })),
-  });
-  const json = (await response.json()) as { data?: { transactionId?: string } };
-  return { status: response.status, transactionId: json.data?.transactionId };
+/** Donates $25 with a key of its own, through the page's CSRF pair; resolves with what came back. */
+async function donate(server: ServerProcess): Promise<SentDonation> {
+  const donation: SentDonation = { key: randomUUID(), body: validSubmission({ amount: 25 }), transactionIds: new Set() };
+  await postDonation(server, await csrfHeaders(server.baseUrl), donation);
+  return donation;
 }
 
 describe('a second start on a running server’s DATA_DIR', () => {
   it('refuses, names the running process, harms nothing; a killed API’s server is adopted; a graceful stop stops it', { timeout: 90_000 }, async () => {
-    const first = await start();
+    const first = await workspace.start();
     const paid = [await donate(first)];
 
     // On the same port and on another: each exits 1 at once, saying who holds DATA_DIR.
@@ -46,14 +42,14 @@ describe('a second start on a running server’s DATA_DIR', () => {
     paid.push(await donate(first));
     expect(paid.map((answer) => answer.status)).toEqual([200, 200]);
     await first.kill();
-    const restarted = await start();
+    const restarted = await workspace.start();
     const ready = restarted.lines.find((line) => line.includes('"msg":"Database ready"')) ?? '';
     expect(JSON.parse(ready), 'the restart adopted the server the killed API left running').toMatchObject({ database: 'embedded', adopted: true });
     const client = new pg.Client({ connectionString: embeddedDatabaseUrl(workspace.dataDir) });
     await client.connect();
     try {
       const { rows } = await client.query<{ id: string }>(`SELECT gateway_transaction_id AS id FROM donations WHERE status = 'succeeded'`);
-      expect(rows.map((row) => row.id).sort()).toEqual(paid.map((answer) => answer.transactionId).sort());
+      expect(rows.map((row) => row.id).sort()).toEqual(paid.flatMap((answer) => [...answer.transactionIds]).sort());
     } finally {
       await client.end();
     }
@@ -64,6 +60,3 @@ describe('a second start on a running server’s DATA_DIR', () => {
   });
 });
 
-function start(): Promise<ServerProcess> {
-  return workspace.start();
-}

@@ -220,9 +220,11 @@ export async function confirmDonation(
     return failure(400, AMOUNT_MISMATCH_MESSAGE, { fieldErrors: { 'donationData.amount': AMOUNT_MISMATCH_MESSAGE } });
   }
 
+  // NOTE: the row of this intent, found or created from donationData; read again should another request resolve it.
+  const intentDonation = { ...toPendingDonation(donationData, card?.number, gateway), paymentIntentId };
   let donation: IntentDonation;
   try {
-    donation = await findOrCreateIntentDonation(db, { ...toPendingDonation(donationData, card?.number, gateway), paymentIntentId });
+    donation = await findOrCreateIntentDonation(db, intentDonation);
   } catch (error) {
     log.error({ err: error, paymentIntentId }, 'Database unavailable before recording a payment intent');
     return failure(503, SERVICE_UNAVAILABLE_MESSAGE, { retryAfterSeconds: RETRY_AFTER_SECONDS.unavailable });
@@ -249,7 +251,7 @@ export async function confirmDonation(
     if (answer.statusCode === 409) {
       // NOTE: another request (the gateway's webhook, as a rule) recorded this intent's outcome between this one's read
       // and its write: the donor gets what it recorded, not a 409 to retry.
-      const now = recordedAnswer(await findOrCreateIntentDonation(db, { ...toPendingDonation(donationData, card?.number, gateway), paymentIntentId }));
+      const now = recordedAnswer(await findOrCreateIntentDonation(db, intentDonation));
       if (now) return { ...now, replayed: true };
     }
   } catch (error) {
