@@ -129,7 +129,8 @@ export const teamRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app, 
       schema: {
         summary: 'Remove a team member',
         params: MemberParamsSchema,
-        body: z.object({}).optional(),
+        // NOTE: a DELETE has no body (Fastify reads none: null); an empty object is accepted too.
+        body: z.object({}).nullish(),
         response: { 204: z.null().describe('Removed; their sessions are over.'), ...errorAnswers(...PAGE_WRITE_ERRORS), ...staffErrorAnswers(401, 403, 404, 409) },
       },
     },
