@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { centsToDollars, formatDollars } from '../../shared/money';
 import {
   StaffDonationDetailSchema,
   StaffDonationExportQuerySchema,
@@ -15,7 +14,7 @@ import {
 } from '../../shared/staff/donations-api';
 import { STAFF_API } from '../../shared/staff/paths';
 import { EXPORT_CONTENT_TYPE } from '../admin/export-routes';
-import { DONATION_NOT_FOUND_MESSAGE, gatewayRefusedMessage, NOT_REFUNDABLE_MESSAGES, REFUND_IDEMPOTENCY_KEY_MESSAGE, REFUND_KEY_REUSED_MESSAGE, REFUND_OUTCOME_UNKNOWN_MESSAGE } from '../admin/refund-route';
+import { amountTooLargeMessage, DONATION_NOT_FOUND_MESSAGE, gatewayRefusedMessage, NOT_REFUNDABLE_MESSAGES, REFUND_IDEMPOTENCY_KEY_MESSAGE, REFUND_KEY_REUSED_MESSAGE, REFUND_OUTCOME_UNKNOWN_MESSAGE } from '../admin/refund-route';
 import type { Database } from '../db/client';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
@@ -214,9 +213,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
         case 'not_refundable':
           return reply.code(409).send(apiError(NOT_REFUNDABLE_MESSAGES[outcome.reason]));
         case 'amount_too_large':
-          return reply
-            .code(400)
-            .send(apiError(INVALID_INPUT_MESSAGE, { amountCents: `At most ${formatDollars(centsToDollars(outcome.remainingCents))} (${outcome.remainingCents} cents) is left to refund.` }));
+          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { amountCents: amountTooLargeMessage(outcome.remainingCents) }));
         case 'key_reused':
           return reply.code(422).send(apiError(REFUND_KEY_REUSED_MESSAGE));
         case 'refused':
@@ -246,6 +243,8 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
       schema: {
         summary: "Staff: send a donation's receipt again",
         params: DonationParamsSchema,
+        // Nothing to say: no body (null to the validator), or an empty JSON object.
+        body: z.strictObject({}).nullish(),
         response: { 202: StaffResendAnswerSchema, ...WRITE_ERRORS, ...errorAnswers(404, 409) },
       },
     },
