@@ -58,6 +58,8 @@ export interface StaffDonationsOptions {
 
 /** 409 of a resend for a donation without a receipt (pending or declined: nothing was received). */
 export const NO_RECEIPT_MESSAGE = 'This donation has no receipt: it was never charged (pending or declined).';
+/** 404 of a receipt PDF asked for a donation that has none (or does not exist). */
+export const NO_RECEIPT_PDF_MESSAGE = 'This donation has no receipt.';
 /** 409 of a resend for a donation whose receipt is void (refunded in full): the void notice was sent instead. */
 export const RECEIPT_VOID_MESSAGE = 'The receipt of this donation is void (it was refunded in full): there is no receipt to send.';
 
@@ -164,7 +166,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
     },
     async (request, reply) => {
       const receipt = UUID_PATTERN.test(request.params.id) ? await findReceiptByDonationId(db, request.params.id) : undefined;
-      if (!receipt) return reply.code(404).send(apiError('This donation has no receipt.'));
+      if (!receipt) return reply.code(404).send(apiError(NO_RECEIPT_PDF_MESSAGE));
       const pdfUrl = receiptPdfUrl(options.publicUrl, options.links.sign(receipt.transactionId, clock.now()));
       const pdf = await renderReceiptPdf(receipt, { organization: options.organization, pdfUrl });
       return reply.code(200).type('application/pdf').header('content-disposition', `inline; filename="receipt-${receipt.number}.pdf"`).send(pdf);
