@@ -12,6 +12,7 @@ import {
   StaffRefundRequestSchema,
   StaffResendAnswerSchema,
 } from '../../shared/staff/donations-api';
+import { EmptyBodySchema } from '../../shared/staff/identity-api';
 import { STAFF_API } from '../../shared/staff/paths';
 import { EXPORT_CONTENT_TYPE } from '../admin/export-routes';
 import { amountTooLargeMessage, DONATION_NOT_FOUND_MESSAGE, gatewayRefusedMessage, NOT_REFUNDABLE_MESSAGES, REFUND_IDEMPOTENCY_KEY_MESSAGE, REFUND_KEY_REUSED_MESSAGE, REFUND_OUTCOME_UNKNOWN_MESSAGE } from '../admin/refund-route';
@@ -245,8 +246,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
       schema: {
         summary: "Staff: send a donation's receipt again",
         params: DonationParamsSchema,
-        // Nothing to say: no body (null to the validator), or an empty JSON object.
-        body: z.strictObject({}).nullish(),
+        body: EmptyBodySchema,
         response: { 202: StaffResendAnswerSchema, ...WRITE_ERRORS, ...errorAnswers(404, 409) },
       },
     },
