@@ -36,6 +36,7 @@ import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
+import { staffDonationRoutes } from './staff-donations/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -169,6 +170,17 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   registerReconciler(app, { db, gateway, pendingTimeoutMs: config.pendingTimeoutMs, intervalMs: config.reconcileIntervalMs });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
+  // The staff's donations (issue #21): list, export, detail, refunds, receipt resends, e-mail corrections. NOTE: after
+  // registerStaff, whose session hook these routes' guard reads.
+  await app.register(staffDonationRoutes, {
+    db,
+    gateway,
+    clock: clock ?? systemClock,
+    timeZone: config.staffTimeZone,
+    organization: config.organization,
+    publicUrl: config.site.publicUrl,
+    links: receipts.links,
+  });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);
