@@ -34,6 +34,7 @@ import { createRecurringReceiptNotes } from './recurring/receipt-note';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
+import { registerStaff } from './staff/plugin';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -158,6 +159,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   registerReconciler(app, { db, gateway, pendingTimeoutMs: config.pendingTimeoutMs, intervalMs: config.reconcileIntervalMs });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
+  // The staff back office's identity (issue #21): sessions, passkeys, e-mailed links, team, audit.
+  await registerStaff(app, { db, config, clock: clock ?? systemClock });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);

@@ -53,6 +53,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0007_card_expiring_reminders': '068e0914e8d1e200683066a689a32d2f1369649e49bfdca884cb72a87fe1781f',
   '0008_operations_refunds_audit_digest': '24201158de1e7678bcb69fb3483be79006b5816b579b955a5a859feeeb9c5b93',
   '0009_renewal_payment_method': '9b27c5b90e2ab0c4aaa8fec8c27753120b3f5f1bcc03c4c6f69c56156a17023f',
+  '0010_staff_identity': '48d3a82138f718c799f52c86a18a94dae3e47966e5a8635b50baafdb2528a4f8',
 };
 
 describe('migrations from an empty database', () => {
@@ -82,7 +83,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   char,
   check,
@@ -18,6 +19,8 @@ import {
 import { CARD_BRANDS } from '../../shared/card';
 import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
+import { AUDIT_ACTOR_TYPES } from '../../shared/staff/identity-api';
+import { STAFF_ROLES } from '../../shared/staff/roles';
 
 /**
  * Database schema (Drizzle, PostgreSQL). The SQL migrations in `drizzle/` are generated from this file
@@ -259,8 +262,16 @@ export const OPERATIONS_MAIL_KINDS = ['partial_refund', 'staff_digest'] as const
 /** One of {@link OPERATIONS_MAIL_KINDS}. */
 export type OperationsMailKind = (typeof OPERATIONS_MAIL_KINDS)[number];
 
-/** Every kind of e-mail: {@link RECEIPT_MAIL_KINDS}, {@link RECURRING_MAIL_KINDS} and {@link OPERATIONS_MAIL_KINDS}. */
-export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS] as const;
+/**
+ * E-mail of the staff back office (issue #21; migration 0010): the invitation with its enrollment link (72 hours) and an
+ * e-mailed sign-in link (15 minutes), each naming its link by `staff_link_id` (the token is rebuilt from it when sent).
+ */
+export const STAFF_MAIL_KINDS = ['staff_invitation', 'staff_sign_in_link'] as const;
+/** One of {@link STAFF_MAIL_KINDS}. */
+export type StaffMailKind = (typeof STAFF_MAIL_KINDS)[number];
+
+/** Every kind of e-mail: receipts', recurring plans', operations' and the staff's ({@link STAFF_MAIL_KINDS}). */
+export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS, ...STAFF_MAIL_KINDS] as const;
 /** One of {@link MAIL_KINDS}. */
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -293,6 +304,8 @@ export const mailOutbox = pgTable(
     refundId: uuid('refund_id').references((): AnyPgColumn => donationRefunds.id),
     /** The calendar day (in the staff's TZ) a `staff_digest` summarises (issue #14). */
     digestDate: date('digest_date', { mode: 'string' }),
+    /** The enrollment or sign-in link a staff message carries (issue #21). */
+    staffLinkId: uuid('staff_link_id').references((): AnyPgColumn => staffLinks.id),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -319,6 +332,7 @@ export const mailOutbox = pgTable(
       'mail_outbox_operations_check',
       sql`(${table.kind} <> 'partial_refund' OR ${table.refundId} IS NOT NULL) AND (${table.kind} <> 'staff_digest' OR ${table.digestDate} IS NOT NULL)`,
     ),
+    check('mail_outbox_staff_link_check', sql`${table.kind} NOT IN (${sqlList(STAFF_MAIL_KINDS)}) OR ${table.staffLinkId} IS NOT NULL`),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
   ],
 );
@@ -447,10 +461,15 @@ export const donationRefunds = pgTable(
 export type DonationRefundRow = typeof donationRefunds.$inferSelect;
 
 /**
- * The audit trail of operator actions (issue #14: "Every admin request is recorded in an audit table (action, target,
- * time, request id) and logged"; migration 0008): one row per request to an admin route, whatever its answer.
- * `action` is the route (`POST /api/admin/donations/:id/refund`), `target` what it acted on (a donation id, a year,
- * an export's range), `status_code` the answer. Never the token, never a donor's details.
+ * The audit trail (issue #14, then issue #21): one row per request to an admin route, whatever its answer, and one per
+ * staff action, written in the same transaction as its effect. `actor_type` says who: `operator` (the bearer token;
+ * the default, so the operator hook's rows need not say it), `staff` (then `actor_staff_id` and `actor_email`, the
+ * address at the time), or `system` (a refused sign-in whose person is unknown). `action` is the route of an operator
+ * request (`POST /api/admin/donations/:id/refund`) or the name of a staff action (`staff.sign_in`, `donation.refund`);
+ * `target` what an operator request acted on, `status_code` its answer (NULL for staff actions); `subject_type` and
+ * `subject_id` name the record a staff action was about (a donation's timeline finds its entries by them); `details`
+ * holds what else matters (an old address, a refund's amount in cents), never a token, card data or a secret.
+ * Append-only (migration 0008's trigger).
  */
 export const adminAuditLog = pgTable(
   'admin_audit_log',
@@ -458,12 +477,154 @@ export const adminAuditLog = pgTable(
     id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
     action: text('action').notNull(),
     target: text('target'),
-    requestId: text('request_id').notNull(),
-    statusCode: integer('status_code').notNull(),
+    requestId: text('request_id'),
+    statusCode: integer('status_code'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    actorType: text('actor_type', { enum: AUDIT_ACTOR_TYPES }).notNull().default('operator'),
+    actorStaffId: uuid('actor_staff_id').references((): AnyPgColumn => staffMembers.id),
+    actorEmail: text('actor_email'),
+    subjectType: text('subject_type'),
+    subjectId: text('subject_id'),
+    details: jsonb('details').$type<Record<string, unknown>>(),
   },
-  (table) => [index('admin_audit_log_created_at_idx').on(table.createdAt)],
+  (table) => [
+    index('admin_audit_log_created_at_idx').on(table.createdAt),
+    index('admin_audit_log_subject_idx').on(table.subjectId, table.createdAt),
+    index('admin_audit_log_actor_staff_idx').on(table.actorStaffId, table.createdAt),
+    check('admin_audit_log_actor_type_check', sql`${table.actorType} IN (${sqlList(AUDIT_ACTOR_TYPES)})`),
+    check('admin_audit_log_staff_actor_check', sql`${table.actorType} <> 'staff' OR ${table.actorStaffId} IS NOT NULL`),
+  ],
 );
 
 /** An audit row as Drizzle reads it. */
 export type AdminAuditRow = typeof adminAuditLog.$inferSelect;
+
+/**
+ * The staff of the back office (issue #21): an e-mail address (unique whatever its case among members not removed)
+ * and a role (shared/staff/roles.ts). No password anywhere. A removed member keeps their row (the audit log names
+ * them) with `removed_at` set; the same address may be invited again as a new member.
+ */
+export const staffMembers = pgTable(
+  'staff_members',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    email: text('email').notNull(),
+    role: text('role', { enum: STAFF_ROLES }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('staff_members_email_unique').on(sql`lower(${table.email})`).where(sql`${table.removedAt} IS NULL`),
+    check('staff_members_role_check', sql`${table.role} IN (${sqlList(STAFF_ROLES)})`),
+  ],
+);
+
+/** A staff member as Drizzle reads it. */
+export type StaffMemberRow = typeof staffMembers.$inferSelect;
+
+/**
+ * A staff member's passkeys (WebAuthn Level 3 credential records, section 4 "credential record"): the credential id
+ * and COSE public key (base64url), the signature counter (a clone shows itself by a counter that does not grow), the
+ * transports the browser reported, and backup state (`multiDevice` = backup eligible; `backed_up` = synced).
+ */
+export const staffCredentials = pgTable(
+  'staff_credentials',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffMembers.id),
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: text('transports').array().notNull().default(sql`'{}'::text[]`),
+    deviceType: text('device_type', { enum: ['singleDevice', 'multiDevice'] }).notNull(),
+    backedUp: boolean('backed_up').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [index('staff_credentials_staff_id_idx').on(table.staffId)],
+);
+
+/** A passkey row as Drizzle reads it. */
+export type StaffCredentialRow = typeof staffCredentials.$inferSelect;
+
+/**
+ * Staff sessions (issue #21; OWASP Session Management Cheat Sheet): only the SHA-256 of the session id is stored, so a
+ * copy of the table signs no one in. `last_seen_at` drives the idle timeout (30 minutes), `created_at` the absolute
+ * one (12 hours), both by the injected clock; `strong_auth_at` is the last passkey or link sign-in (refunds need one
+ * within 15 minutes). `ended_at` is set by sign-out, a role change or removal; an ended session never comes back.
+ */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    idHash: text('id_hash').notNull().unique(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffMembers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    strongAuthAt: timestamp('strong_auth_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (table) => [index('staff_sessions_staff_id_idx').on(table.staffId)],
+);
+
+/** A session row as Drizzle reads it. */
+export type StaffSessionRow = typeof staffSessions.$inferSelect;
+
+/** What an e-mailed staff link does: enroll a passkey (an invitation, 72 hours) or sign in (15 minutes). */
+export const STAFF_LINK_PURPOSES = ['enroll', 'sign_in'] as const;
+/** One of {@link STAFF_LINK_PURPOSES}. */
+export type StaffLinkPurpose = (typeof STAFF_LINK_PURPOSES)[number];
+
+/**
+ * E-mailed staff links (issue #21): the SHA-256 of the token (the token itself is never stored; decision 0082), its
+ * purpose, its member, its expiry and when it was consumed. Only a POST consumes one, once.
+ */
+export const staffLinks = pgTable(
+  'staff_links',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    tokenHash: text('token_hash').notNull().unique(),
+    purpose: text('purpose', { enum: STAFF_LINK_PURPOSES }).notNull(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffMembers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('staff_links_purpose_check', sql`${table.purpose} IN (${sqlList(STAFF_LINK_PURPOSES)})`),
+    index('staff_links_staff_id_idx').on(table.staffId),
+  ],
+);
+
+/** A link row as Drizzle reads it. */
+export type StaffLinkRow = typeof staffLinks.$inferSelect;
+
+/** What a WebAuthn challenge was issued for: enrolling by invitation, signing in, or adding a passkey while signed in. */
+export const WEBAUTHN_CHALLENGE_PURPOSES = ['enroll', 'sign_in', 'add_passkey'] as const;
+/** One of {@link WEBAUTHN_CHALLENGE_PURPOSES}. */
+export type WebAuthnChallengePurpose = (typeof WEBAUTHN_CHALLENGE_PURPOSES)[number];
+
+/**
+ * Pending WebAuthn challenges (WebAuthn Level 3 section 13.4.3: random, kept by the relying party, used once): the
+ * challenge (base64url), its purpose, the member it was issued to (NULL for a discoverable sign-in), and its expiry.
+ * The verify step deletes the row it uses, so a challenge answers one ceremony.
+ */
+export const staffWebauthnChallenges = pgTable(
+  'staff_webauthn_challenges',
+  {
+    challenge: text('challenge').primaryKey(),
+    purpose: text('purpose', { enum: WEBAUTHN_CHALLENGE_PURPOSES }).notNull(),
+    staffId: uuid('staff_id').references(() => staffMembers.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    check('staff_webauthn_challenges_purpose_check', sql`${table.purpose} IN (${sqlList(WEBAUTHN_CHALLENGE_PURPOSES)})`),
+    index('staff_webauthn_challenges_expires_at_idx').on(table.expiresAt),
+  ],
+);

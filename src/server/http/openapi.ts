@@ -66,6 +66,7 @@ const ROUTE_TAGS: readonly RouteTag[] = [
   { name: 'receipts', prefix: '/api/receipts/', description: 'Receipt PDFs by capability link, and links sent again by e-mail.' },
   { name: 'recurring', prefix: '/api/recurring/', description: "A monthly or yearly donor's plan, by the manage link." },
   { name: 'documentation', prefix: OPENAPI_DOCUMENT_PATH, description: 'This document.' },
+  { name: 'staff', prefix: '/api/staff/', description: 'The staff back office: sign-in, passkeys, team, audit and donations (session cookie; roles).' },
   { name: 'donations', prefix: '/api/', description: 'Donations: charges, payment intents and totals.' },
 ];
 

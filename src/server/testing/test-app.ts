@@ -128,6 +128,25 @@ export function setCookies(response: LightMyRequestResponse): Map<string, string
 }
 
 /**
+ * Loads the page (GET /) of `app` like a browser, with `headers`, and returns the CSRF cookies it set, as the header
+ * values a browser would send back. Throws when the page sets none.
+ */
+export async function csrfCredentialsOf(app: App, headers: Record<string, string> = {}): Promise<CsrfCredentials> {
+  const page = await app.inject({ method: 'GET', url: '/', headers });
+  const cookies = setCookies(page);
+  // The names the app chose for this request's protocol: `__Host-` ones over HTTPS, plain ones over HTTP.
+  const names = (['https', 'http'] as const)
+    .map((protocol) => csrfCookieNames({ protocol }))
+    .find((candidate) => cookies.has(candidate.secret) && cookies.has(candidate.token));
+  if (page.statusCode !== 200 || !names) {
+    throw new Error(`GET / did not set the CSRF cookies (status ${page.statusCode})`);
+  }
+  const token = cookies.get(names.token) ?? '';
+  // The page echoes the cookie's value exactly (issue #2), so the token is sent as the cookie holds it.
+  return { cookie: `${names.secret}=${cookies.get(names.secret)}; ${names.token}=${token}`, token };
+}
+
+/**
  * Builds the app for a test file: an isolated migrated database (see openTestDatabase), the real test
  * gateway (or `options.gateway`) wrapped in a counter, a temporary WEB_ROOT with a tiny index.html,
  * config from a fixed environment (not the developer's; card-testing limits off). Call `close()` in `afterAll`.
@@ -155,20 +174,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
 
   let cachedCsrf: CsrfCredentials | undefined;
-  const csrf = async (headers: Record<string, string> = {}): Promise<CsrfCredentials> => {
-    const page = await app.inject({ method: 'GET', url: '/', headers });
-    const cookies = setCookies(page);
-    // The names the app chose for this request's protocol: `__Host-` ones over HTTPS, plain ones over HTTP.
-    const names = (['https', 'http'] as const)
-      .map((protocol) => csrfCookieNames({ protocol }))
-      .find((candidate) => cookies.has(candidate.secret) && cookies.has(candidate.token));
-    if (page.statusCode !== 200 || !names) {
-      throw new Error(`GET / did not set the CSRF cookies (status ${page.statusCode})`);
-    }
-    const token = cookies.get(names.token) ?? '';
-    // The page echoes the cookie's value exactly (issue #2), so the token is sent as the cookie holds it.
-    return { cookie: `${names.secret}=${cookies.get(names.secret)}; ${names.token}=${token}`, token };
-  };
+  const csrf = (headers: Record<string, string> = {}) => csrfCredentialsOf(app, headers);
 
   /** POSTs `body` to `url` with `credentials` (the cached visitor's when undefined, none when null) and `idempotencyKey`. */
   const postJson = async (url: string, body: unknown, credentials: CsrfCredentials | null | undefined, idempotencyKey: string | undefined) => {

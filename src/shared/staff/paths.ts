@@ -1,0 +1,54 @@
+/**
+ * Every path of the staff API (issue #21), defined once for the server's routes, the pages and the tests (DESIGN.md,
+ * example 3). Paths with a parameter are Fastify route patterns (`:id`); {@link staffApiPath} fills them in.
+ */
+
+/** The operator's invitation of a staff member (bearer ADMIN_TOKEN; issue #21, "The first staff member"). */
+export const ADMIN_STAFF_PATH = '/api/admin/staff';
+
+/** Prefix of every staff API route. */
+export const STAFF_API_PREFIX = '/api/staff/';
+
+/** The staff API's routes (issue #21, "API"). Identity (sessions, passkeys, team, audit) and donations. */
+export const STAFF_API = {
+  session: '/api/staff/session',
+  enrollOptions: '/api/staff/enroll/options',
+  enrollVerify: '/api/staff/enroll/verify',
+  signInOptions: '/api/staff/sign-in/options',
+  signInVerify: '/api/staff/sign-in/verify',
+  signInEmail: '/api/staff/sign-in/email',
+  signInLink: '/api/staff/sign-in/link',
+  signOut: '/api/staff/sign-out',
+  passkeys: '/api/staff/passkeys',
+  passkeyOptions: '/api/staff/passkeys/options',
+  passkeyVerify: '/api/staff/passkeys/verify',
+  passkey: '/api/staff/passkeys/:id',
+  team: '/api/staff/team',
+  teamMember: '/api/staff/team/:id',
+  audit: '/api/staff/audit',
+  donations: '/api/staff/donations',
+  donationsExport: '/api/staff/donations/export',
+  donation: '/api/staff/donations/:id',
+  donationReceiptPdf: '/api/staff/donations/:id/receipt.pdf',
+  donationRefunds: '/api/staff/donations/:id/refunds',
+  donationReceiptResend: '/api/staff/donations/:id/receipt/resend',
+  donationEmail: '/api/staff/donations/:id/email',
+} as const;
+
+/** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */
+export const STAFF_PAGES = {
+  root: '/staff',
+  signIn: '/staff/sign-in',
+  /** The page of an e-mailed sign-in link: `/staff/sign-in/<token>`. */
+  signInLinkPrefix: '/staff/sign-in/',
+  /** The page of an invitation: `/staff/enroll/<token>`. */
+  enrollPrefix: '/staff/enroll/',
+  donations: '/staff/donations',
+  audit: '/staff/audit',
+  team: '/staff/team',
+} as const;
+
+/** `pattern` (a {@link STAFF_API} path) with its `:id` filled with `id` (URI-encoded). */
+export function staffApiPath(pattern: string, id: string): string {
+  return pattern.replace(':id', encodeURIComponent(id));
+}

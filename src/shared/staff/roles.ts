@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * Staff roles and their rights (issue #21, "Sign-in and sessions"; DESIGN.md, "Staff"). A role is a set of rights,
+ * each role holding every right of the one before it: `viewer` reads everything; `finance` also refunds, resends and
+ * corrects receipts and exports; `admin` also manages the team and reads the audit log. The API enforces them
+ * (`requireStaff(right)` on the server); pages only hide what a role cannot do.
+ */
+
+/** The roles, least to most powerful. */
+export const STAFF_ROLES = ['viewer', 'finance', 'admin'] as const;
+/** A staff member's role. */
+export const StaffRoleSchema = z.enum(STAFF_ROLES, { error: 'Choose a role: viewer, finance or admin' });
+/** One of {@link STAFF_ROLES}. */
+export type StaffRole = z.infer<typeof StaffRoleSchema>;
+
+/** Every right a route can require. */
+export const STAFF_RIGHTS = ['read', 'refund', 'resend', 'correct', 'export', 'team', 'audit'] as const;
+/** One of {@link STAFF_RIGHTS}. */
+export type StaffRight = (typeof STAFF_RIGHTS)[number];
+
+const VIEWER_RIGHTS = ['read'] as const satisfies readonly StaffRight[];
+const FINANCE_RIGHTS = [...VIEWER_RIGHTS, 'refund', 'resend', 'correct', 'export'] as const satisfies readonly StaffRight[];
+const ADMIN_RIGHTS = [...FINANCE_RIGHTS, 'team', 'audit'] as const satisfies readonly StaffRight[];
+
+/** The rights of each role (issue #21: viewer reads; finance = viewer + refund, resend, correct, export; admin = finance + team, audit). */
+export const ROLE_RIGHTS: Readonly<Record<StaffRole, readonly StaffRight[]>> = {
+  viewer: VIEWER_RIGHTS,
+  finance: FINANCE_RIGHTS,
+  admin: ADMIN_RIGHTS,
+};
+
+/** True when `role` holds `right` (see {@link ROLE_RIGHTS}). */
+export function roleHasRight(role: StaffRole, right: StaffRight): boolean {
+  return ROLE_RIGHTS[role].includes(right);
+}
+
+/** How the pages and the README name each role, with what it may do. */
+export const ROLE_DESCRIPTIONS: Readonly<Record<StaffRole, string>> = {
+  viewer: 'Viewer: reads donations, receipts and their history',
+  finance: 'Finance: a viewer who also refunds, resends receipts, corrects e-mail addresses and exports',
+  admin: 'Admin: finance, and manages the team and reads the audit log',
+};
