@@ -2,8 +2,8 @@ import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Database } from '../db/client';
 import { EXPORT_LAYOUTS } from './export-formats';
-import type { ExportRequest } from './export-request';
-import { readExportRows } from './export-rows';
+import type { ExportFormat } from './export-request';
+import { readExportRows, type ExportFilter } from './export-rows';
 
 /**
  * A donation export as a CSV stream (issue #14, "Staff actions", Export; decision 0061): RFC 4180 (CRLF line ends,
@@ -14,15 +14,16 @@ import { readExportRows } from './export-rows';
  */
 
 /**
- * The CSV of `request`: its format's header row, then a row per gift of its days (UTC, both included), in receipt
- * number order, EXPORT_BATCH_SIZE rows per query (readExportRows). Returns the readable end at once: nothing is
+ * The CSV of the gifts `gifts` selects in `format`: the format's header row, then a row per gift (of those the format
+ * holds: every receipted gift, or only the kept ones for a CRM), in receipt number order, EXPORT_BATCH_SIZE rows per
+ * query (readExportRows). The operator's export selects a range of receipt days; the staff's, their filters (issue #21). Returns the readable end at once: nothing is
  * queried until it is read, and the next batch only as it is read (backpressure), so memory holds one batch whatever
  * the number of rows. A failed query destroys the stream with the error (a reply then ends short,
  * which a client sees as a broken download rather than a complete file).
  */
-export function exportCsv(db: Database, request: ExportRequest): Readable {
-  const layout = EXPORT_LAYOUTS[request.format];
-  const rows = readExportRows(db, { from: request.from, to: request.to, keptOnly: layout.keptOnly });
+export function exportCsv(db: Database, format: ExportFormat, gifts: Omit<ExportFilter, 'keptOnly'>): Readable {
+  const layout = EXPORT_LAYOUTS[format];
+  const rows = readExportRows(db, { ...gifts, keptOnly: layout.keptOnly });
   const records = Readable.from(
     (async function* () {
       for await (const row of rows) yield layout.columns.map(([, cell]) => cell(row));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EXPORT_FORMATS } from '../../shared/export-formats';
 
 /**
  * What an operator asks of GET /api/admin/donations.csv (issue #14, "Staff actions", Export): the range of calendar
@@ -6,14 +7,7 @@ import { z } from 'zod';
  * docs/decisions/0060-donation-export-for-crms.md.
  */
 
-/**
- * The file layouts an export can have: `standard` (every receipted gift, its status and refunds, our own column
- * names), and one per CRM import tool: Salesforce NPSP Data Import (`npsp`), Bloomerang (`bloomerang`), Little Green
- * Light's Flex Importer (`lgl`) and CiviCRM's contribution import (`civicrm`).
- */
-export const EXPORT_FORMATS = ['standard', 'npsp', 'bloomerang', 'lgl', 'civicrm'] as const;
-/** One of {@link EXPORT_FORMATS}. */
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export { EXPORT_FORMATS, type ExportFormat } from '../../shared/export-formats';
 
 /**
  * The longest range one export covers, in calendar days, both ends included: a whole leap year (2028-01-01 to

@@ -54,7 +54,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportRouteOptions> = async (ap
         .code(200)
         .header('content-type', EXPORT_CONTENT_TYPE)
         .header('content-disposition', `attachment; filename="${exportFileName(request.query)}"`)
-        .send(exportCsv(db, request.query));
+        .send(exportCsv(db, format, { receiptDays: { from, to } }));
     },
   );
 };

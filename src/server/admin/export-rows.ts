@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type DonationRow, donations, receipts } from '../db/schema';
 import { addDays, startOfDay } from '../recurring/calendar';
@@ -54,17 +54,40 @@ export interface ExportRow extends ExportedDonationColumns {
   isRecurring: boolean;
 }
 
-/** Which gifts an export reads. */
-export interface ExportFilter {
+/** A range of calendar days (UTC, YYYY-MM-DD), both included. */
+export interface ExportDays {
   /** First calendar day (UTC, YYYY-MM-DD), included. */
   from: string;
   /** Last calendar day (UTC, YYYY-MM-DD), included. */
   to: string;
+}
+
+/**
+ * Which gifts an export reads: those whose receipt was issued in `receiptDays` (the operator's export), and/or those
+ * `donations` selects (a condition on the donations table: the staff's filters, issue #21), and of them, with
+ * `keptOnly`, only the gifts the charity keeps.
+ */
+export interface ExportFilter {
+  receiptDays?: ExportDays;
+  donations?: SQL;
   /**
    * Only the gifts the charity keeps: `succeeded` and not wholly refunded (a CRM import wants the money received);
    * otherwise refunded and disputed gifts too, for the `standard` file's status and refund columns.
    */
   keptOnly: boolean;
+}
+
+/** The condition on the receipts of `days`: issued from the first day's UTC midnight to the end of the last. */
+function receiptDaysCondition({ from, to }: ExportDays): SQL | undefined {
+  const start = startOfDay(from);
+  const endExclusive = addDays(startOfDay(to), 1);
+  return and(
+    // NOTE: the year bounds let the (year, sequence) index skip other years; the instants give the exact days.
+    gte(receipts.year, start.getUTCFullYear()),
+    lte(receipts.year, startOfDay(to).getUTCFullYear()),
+    gte(receipts.issuedAt, start),
+    lt(receipts.issuedAt, endExclusive),
+  );
 }
 
 const exportColumns = {
@@ -103,18 +126,13 @@ const exportColumns = {
  * unique (year, sequence) index), so no query skips or repeats a row whatever its position, and each runs on its own:
  * no transaction or cursor holds a pooled connection between batches. The next batch is read only when the
  * consumer asks for the row after the last (an async generator: the reply's backpressure paces the queries), and
- * none once it stops. Days are UTC calendar days of the receipt's issue, `from` and `to` included. Rejects when a
- * query fails (the consumer's stream then fails).
+ * none once it stops. Receipt days are UTC calendar days of the receipt's issue, `from` and `to` included. Rejects
+ * when a query fails (the consumer's stream then fails).
  */
 export async function* readExportRows(db: Database, filter: ExportFilter, batchSize = EXPORT_BATCH_SIZE): AsyncGenerator<ExportRow> {
-  const start = startOfDay(filter.from);
-  const endExclusive = addDays(startOfDay(filter.to), 1);
   const inRange = and(
-    // NOTE: the year bounds let the (year, sequence) index skip other years; the instants give the exact days.
-    gte(receipts.year, start.getUTCFullYear()),
-    lte(receipts.year, startOfDay(filter.to).getUTCFullYear()),
-    gte(receipts.issuedAt, start),
-    lt(receipts.issuedAt, endExclusive),
+    filter.receiptDays ? receiptDaysCondition(filter.receiptDays) : undefined,
+    filter.donations,
     filter.keptOnly ? and(eq(donations.status, 'succeeded'), lt(donations.refundedCents, donations.amountCents)) : undefined,
   );
   let after: { year: number; sequence: number } | undefined;

@@ -413,7 +413,7 @@ async function manyGifts(count: number): Promise<void> {
 describe('streaming', () => {
   it('reads a batch only when asked for a row past the last one, none after the reader stops, and neither skips nor repeats a row that changes between batches', async () => {
     await manyGifts(5);
-    const june = { from: '2024-06-01', to: '2024-06-01', keptOnly: true };
+    const june = { receiptDays: { from: '2024-06-01', to: '2024-06-01' }, keptOnly: true };
     statements.length = 0;
     const rows = readExportRows(appDb, june, 2);
     expect(exportBatchQueries()).toHaveLength(0);
