@@ -35,6 +35,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
 import { registerStaff } from './staff/plugin';
+import { staffDonationRoutes } from './staff-donations/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -161,6 +162,17 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
   // The staff back office's identity (issue #21): sessions, passkeys, e-mailed links, team, audit.
   await registerStaff(app, { db, config, clock: clock ?? systemClock });
+  // The staff's donations (issue #21): list, export, detail, refunds, receipt resends, e-mail corrections. NOTE: after
+  // registerStaff, whose session hook these routes' guard reads.
+  await app.register(staffDonationRoutes, {
+    db,
+    gateway,
+    clock: clock ?? systemClock,
+    timeZone: config.staffTimeZone,
+    organization: config.organization,
+    publicUrl: config.site.publicUrl,
+    links: receipts.links,
+  });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);

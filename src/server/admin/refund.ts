@@ -24,6 +24,12 @@ export interface RefundAsked {
   donationId: string;
   amountCents: number | undefined;
   idempotencyKey: string;
+  /**
+   * What else to write in the refund's own transaction once a NEW refund is recorded (not for a replay), e.g. the staff
+   * member's audit entry (issue #21: "written to the audit log in the same transaction as its effect"); a rejection
+   * rolls the refund's records back, as a database failure does.
+   */
+  alongside?: (tx: Database, refund: DonationRefundRow) => Promise<void>;
 }
 
 /** A donation's refund state after a refund: its status, amount and what was refunded of it, in cents. */
@@ -137,6 +143,7 @@ export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Prom
       gatewayRefundId: gatewayRefund.refundId,
       idempotencyKey: asked.idempotencyKey,
     });
+    await asked.alongside?.(tx, refund);
     const refundedCents = donation.refundedCents + refund.amountCents;
     return {
       kind: 'refunded',

@@ -54,6 +54,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0008_operations_refunds_audit_digest': '24201158de1e7678bcb69fb3483be79006b5816b579b955a5a859feeeb9c5b93',
   '0009_renewal_payment_method': '9b27c5b90e2ab0c4aaa8fec8c27753120b3f5f1bcc03c4c6f69c56156a17023f',
   '0010_staff_identity': '48d3a82138f718c799f52c86a18a94dae3e47966e5a8635b50baafdb2528a4f8',
+  '0011_staff_donations_list': '9acddd9d961244603303db4fcdfaa26e31d275ace18d960205776978acdfa9af',
 };
 
 describe('migrations from an empty database', () => {
@@ -112,13 +113,17 @@ describe('migrations from an empty database', () => {
     expect(mailConstraints.map((c) => c.name)).toEqual(
       expect.arrayContaining([
         'mail_outbox_dedupe_key_unique',
-        'mail_outbox_kind_donation_unique',
         'receipts_pkey',
         'receipts_donation_id_unique',
         'receipts_year_sequence_unique',
         'receipts_number_check',
       ]),
     );
+    // One message of a kind per donation stays unique, but for a receipt staff send again (issue #21; migration 0011).
+    const [kindPerDonation] = await rows<{ definition: string }>(
+      sql`SELECT indexdef AS definition FROM pg_indexes WHERE tablename = 'mail_outbox' AND indexname = 'mail_outbox_kind_donation_unique'`,
+    );
+    expect(kindPerDonation?.definition).toMatch(/^CREATE UNIQUE INDEX mail_outbox_kind_donation_unique ON public\.mail_outbox USING btree \(kind, donation_id\) WHERE \(kind <> 'receipt_resend'::text\)$/);
     const triggers = await rows<{ name: string }>(
       sql`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'donations'::regclass AND NOT tgisinternal ORDER BY 1`,
     );

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, receiptCounters, receipts, type DonationRefundRow } from '../db/schema';
@@ -68,4 +69,23 @@ export async function enqueuePartialRefundNotice(db: Database, refund: Pick<Dona
   const [donation] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, refund.donationId));
   if (!donation) throw new Error(`Donation ${refund.donationId} does not exist`);
   return enqueueMail(db, { kind: 'partial_refund', dedupeKey: `partial_refund:${refund.id}`, recipient: donation.email, refundId: refund.id });
+}
+
+/**
+ * Queues the receipt of a donation again (issue #21, "Resend the receipt"), in `db` (the caller's transaction, with its
+ * audit entry): a `receipt_resend` message, rendered and sent as the first receipt is (the PDF attached), to the
+ * donation's address as it is NOW (a corrected address included). Each call is a message of its own (its own
+ * dedupe key and Message-ID), so a receipt can be sent again as often as staff ask. Resolves with the message's id and
+ * recipient, or undefined when the donation has no receipt or its receipt is void (a gift refunded in full), so
+ * nothing is queued.
+ */
+export async function enqueueReceiptResend(db: Database, donationId: string): Promise<{ id: string; recipient: string } | undefined> {
+  const [donation] = await db
+    .select({ email: donations.donorEmail, voidedAt: receipts.voidedAt })
+    .from(donations)
+    .innerJoin(receipts, eq(receipts.donationId, donations.id))
+    .where(eq(donations.id, donationId));
+  if (!donation || donation.voidedAt !== null) return undefined;
+  const id = await enqueueMail(db, { kind: 'receipt_resend', dedupeKey: `receipt_resend:${donationId}:${randomUUID()}`, recipient: donation.email, donationId });
+  return id === undefined ? undefined : { id, recipient: donation.email };
 }

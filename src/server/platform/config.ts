@@ -304,6 +304,11 @@ export interface ServerConfig {
   adminToken: string | undefined;
   /** The staff's daily digest (STAFF_EMAILS, DIGEST_HOUR, TZ; issue #14); undefined when STAFF_EMAILS is unset: no digest. */
   digest: DigestSettings | undefined;
+  /**
+   * The time zone of the staff's date filters (issue #21): the digest's (TZ), so a day on the donations page is a day
+   * of the digest; UTC when TZ is unset or names no IANA zone (a glibc form like `:/etc/localtime`).
+   */
+  staffTimeZone: string;
 }
 
 /** Whom the staff's daily digest goes to, and when (issue #14; decision 0062). */
@@ -445,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     adminToken: vars.ADMIN_TOKEN,
     digest: digestSettings(vars),
+    staffTimeZone: canonicalTimeZone(vars.TZ ?? DEFAULT_DIGEST_TIME_ZONE) ?? DEFAULT_DIGEST_TIME_ZONE,
   };
 }
 

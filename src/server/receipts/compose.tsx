@@ -52,7 +52,9 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
 
   return async (row): Promise<ComposedMail> => {
     switch (row.kind) {
-      case 'receipt': {
+      // A receipt sent again by staff (issue #21) is the receipt itself, to the address the row names.
+      case 'receipt':
+      case 'receipt_resend': {
         const receipt = await receiptOf(row);
         const pdfUrl = pdfUrlOf(receipt);
         const recurring = await deps.recurringNoteOf?.(receipt.donationId);
