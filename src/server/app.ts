@@ -34,6 +34,7 @@ import { createRecurringReceiptNotes } from './recurring/receipt-note';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
+import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
 
@@ -152,16 +153,23 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   const recurring = await registerRecurring(app, { db, gateway, config, clock: clock ?? systemClock, links: planLinks });
   // The staff's daily digest (issue #14): its runner, started once the server listens, and its composer.
   const digest = registerDigest(app, { db, config, clock: clock ?? systemClock });
-  // The transactional outbox's relay: receipts and other mail (issue #12), plans' mail (issue #13); started once the server listens.
+  // The staff back office's identity (issue #21): sessions, passkeys, e-mailed links, team, audit. NOTE: before every
+  // plugin with /api/staff/ routes, which inherit its session hook.
+  const staff = await registerStaff(app, { db, config, clock: clock ?? systemClock });
+  // The transactional outbox's relay: receipts and other mail (issue #12), plans' mail (issue #13), staff mail (issue #21); started once the server listens.
   const compose: ComposeMail = (row) =>
-    row.kind === 'staff_digest' ? digest.compose(row) : isRecurringMailKind(row.kind) ? recurring.compose(row) : receipts.compose(row);
+    row.kind === 'staff_digest'
+      ? digest.compose(row)
+      : isStaffMailKind(row.kind)
+        ? staff.compose(row)
+        : isRecurringMailKind(row.kind)
+          ? recurring.compose(row)
+          : receipts.compose(row);
   await registerMail(app, { db, settings: config.mail, compose, clock: clock ?? systemClock, transport: mailTransport });
   // The reconciler of pending donations (issue #3), started once the server listens, like the runners above.
   registerReconciler(app, { db, gateway, pendingTimeoutMs: config.pendingTimeoutMs, intervalMs: config.reconcileIntervalMs });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
   await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
-  // The staff back office's identity (issue #21): sessions, passkeys, e-mailed links, team, audit.
-  await registerStaff(app, { db, config, clock: clock ?? systemClock });
   // The staff's donations (issue #21): list, export, detail, refunds, receipt resends, e-mail corrections. NOTE: after
   // registerStaff, whose session hook these routes' guard reads.
   await app.register(staffDonationRoutes, {

@@ -25,6 +25,8 @@ export interface OutboxMessage {
   refundId?: string;
   /** The day (in the staff's TZ, `YYYY-MM-DD`) a `staff_digest` summarises (issue #14). */
   digestDate?: string;
+  /** The link a `staff_invitation` or `staff_sign_in_link` carries (issue #21). */
+  staffLinkId?: string;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
       recurringPlanId: message.recurringPlanId ?? null,
       refundId: message.refundId ?? null,
       digestDate: message.digestDate ?? null,
+      staffLinkId: message.staffLinkId ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });

@@ -1,6 +1,9 @@
 import type { Database } from '../db/client';
 import type { Clock } from '../platform/clock';
 import type { ServerConfig } from '../platform/config';
+import type { StaffLimits } from './limits';
+import type { StaffLinks } from './links';
+import type { RelyingParty } from './relying-party';
 import type { SessionCookieSettings } from './session-cookie';
 
 /** What the staff plugin needs (registerStaff). */
@@ -11,7 +14,10 @@ export interface StaffOptions {
   clock: Clock;
 }
 
-/** What each staff route plugin gets: the plugin's options and the session cookie's settings. */
+/** What each staff route plugin gets: the plugin's options, the session cookie's settings, links, relying party and limits. */
 export interface StaffRouteOptions extends StaffOptions {
   cookie: SessionCookieSettings;
+  links: StaffLinks;
+  relyingParty: RelyingParty;
+  limits: StaffLimits;
 }
