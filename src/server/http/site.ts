@@ -7,7 +7,7 @@ import { isPageSectionPath, isStaffPagePath } from '../../shared/site-paths';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../../shared/site-config';
 import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
-import { cspNonce, prepareNoncedPage } from './security-headers';
+import { cspNonce, prepareNoncedPage, STAFF_PAGE_PERMISSIONS_POLICY } from './security-headers';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
@@ -23,11 +23,19 @@ import { cspNonce, prepareNoncedPage } from './security-headers';
  *   a path of PRERENDERED_PAGES (/donate) gets its pre-rendered file instead (issue #5, decision 0021);
  * - the staff pages (`/staff` and below; issue #21): the same page, answered `Cache-Control: no-store` (a shared
  *   computer's cache or a proxy keeps nothing of the back office; OWASP Session Management) and `X-Robots-Tag: noindex,
- *   nofollow` (no search engine lists them; see {@link STAFF_PAGE_HEADERS}).
+ *   nofollow` (no search engine lists them), with a Permissions-Policy that allows passkeys (see
+ *   {@link STAFF_PAGE_HEADERS}).
  */
 
-/** Headers of every staff page's answer (issue #21: "pages are noindex, answered no-store"). */
-export const STAFF_PAGE_HEADERS = { 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' } as const;
+/**
+ * Headers of every staff page's answer (issue #21: "pages are noindex, answered no-store"), and the Permissions-Policy
+ * that lets the page itself use passkeys.
+ */
+export const STAFF_PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+  'permissions-policy': STAFF_PAGE_PERMISSIONS_POLICY,
+} as const;
 
 /** Answer of page routes when WEB_ROOT has no index.html (the API keeps working). */
 export const SITE_NOT_BUILT_MESSAGE = 'The site is not built yet. Run `npm run build`, then restart the server.';

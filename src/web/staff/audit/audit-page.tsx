@@ -36,10 +36,19 @@ function actorOf(row: AuditRow): string {
   return row.actorType === 'operator' ? 'Operator (API token)' : 'System';
 }
 
+/** An operator request's target (`email=ana%40example.org&role=admin`) as a person reads it (`email=ana@example.org&role=admin`). */
+function readableTarget(target: string): string {
+  try {
+    return decodeURIComponent(target.replaceAll('+', ' '));
+  } catch {
+    return target;
+  }
+}
+
 /** The details of an entry as short `key: value` text (the old address of an e-mail correction, a refund's reason...). */
 function detailsOf(row: AuditRow): string {
   const parts = Object.entries(row.details ?? {}).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
-  if (row.target) parts.unshift(row.target);
+  if (row.target) parts.unshift(readableTarget(row.target));
   if (row.statusCode !== null) parts.push(`HTTP ${row.statusCode}`);
   return parts.join('; ') || '—';
 }

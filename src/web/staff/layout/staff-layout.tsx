@@ -2,7 +2,7 @@ import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useMemo } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { roleHasRight, type StaffRight } from '../../../shared/staff/roles';
 import { PageLoading } from '../../components/page-loading';
@@ -11,6 +11,7 @@ import { fetchStaffSession, signOut as signOutRequest } from '../session/session
 import { type StaffSession, StaffSessionContext } from '../session/staff-session-context';
 import { StaffNav } from './staff-nav';
 import { signInPathFor } from './sign-in-redirect';
+import { describeError } from '../components/describe-error';
 import { PageError } from '../components/page-error';
 import { useStaffData } from '../components/use-staff-data';
 import { STAFF_PAGES } from '../staff-paths';
@@ -26,6 +27,7 @@ export function StaffLayout({ children }: { children: ReactNode }) {
   const navigate = useNavigate();
   const { data, error, failure, reload } = useStaffData(fetchStaffSession, '');
   const signedOut = failure instanceof StaffApiError && failure.status === 401;
+  const [signOutError, setSignOutError] = useState<string>();
 
   const session = useMemo<StaffSession | null>(
     () =>
@@ -35,8 +37,12 @@ export function StaffLayout({ children }: { children: ReactNode }) {
             can: (right: StaffRight) => roleHasRight(data.staffMember.role, right),
             refresh: reload,
             signOut: async () => {
-              await signOutRequest();
-              void navigate(STAFF_PAGES.signIn, { replace: true });
+              try {
+                await signOutRequest();
+                void navigate(STAFF_PAGES.signIn, { replace: true });
+              } catch (caught) {
+                setSignOutError(describeError(caught));
+              }
             },
           }
         : null,
@@ -69,7 +75,10 @@ export function StaffLayout({ children }: { children: ReactNode }) {
         </Box>
         <StaffNav />
       </AppBar>
-      <Box component="main">{children}</Box>
+      <Box component="main">
+        <PageError message={signOutError} />
+        {children}
+      </Box>
     </StaffSessionContext.Provider>
   );
 }
