@@ -52,9 +52,13 @@ async function expectReflowAt320(staff: StaffBrowser, state: string): Promise<vo
   await staff.page.setViewportSize(size);
 }
 
-/** Fails when the staff member's page logged an error or threw. */
-function expectNoPageErrors(staff: StaffBrowser, who: string): void {
-  expect(staff.errors, `errors on the ${who}'s pages`).toEqual([]);
+/**
+ * Fails when the staff member's page logged an error or threw. `refusals`: statuses the story provoked on purpose,
+ * which the browser logs as failed loads (a session ended by an admin answers 401; a refused change 409).
+ */
+function expectNoPageErrors(staff: StaffBrowser, who: string, refusals: number[] = []): void {
+  const provoked = (error: string) => refusals.some((status) => error.includes(`status of ${status}`));
+  expect(staff.errors.filter((error) => !provoked(error)), `errors on the ${who}'s pages`).toEqual([]);
 }
 
 test.describe('staff back office', () => {
@@ -209,12 +213,29 @@ test.describe('staff back office', () => {
     await admin.page.goBack();
     await expect(audit.getByRole('row').filter({ hasText: viewerEmail }).first()).toBeVisible();
 
-    for (const [staff, who] of [
-      [admin, 'admin'],
-      [finance, 'finance member'],
-      [viewer, 'viewer'],
+    // The team: the last admin cannot demote themselves; a role change and a removal end that member's sessions at once.
+    await openFromNav(admin, 'Team');
+    await admin.page.getByRole('combobox', { name: `Role of ${adminEmail}` }).selectOption('viewer');
+    await expect(admin.page.getByRole('alert')).toHaveText('You are the last admin. Make someone else an admin first.');
+    await expect(admin.page.getByRole('combobox', { name: `Role of ${adminEmail}` })).toHaveValue('admin');
+    await admin.page.getByRole('combobox', { name: `Role of ${financeEmail}` }).selectOption('viewer');
+    await expect(admin.page.getByRole('status')).toHaveText(`${financeEmail} is now viewer.`);
+    await admin.page.getByRole('button', { name: `Remove ${viewerEmail}` }).click();
+    await expect(admin.page.getByRole('dialog', { name: `Remove ${viewerEmail}?` })).toBeVisible();
+    await expectNoAxeViolations(admin.page, 'the removal dialog');
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(admin.page.getByRole('status')).toHaveText(`${viewerEmail} was removed.`);
+    for (const signedOut of [finance, viewer]) {
+      await signedOut.page.reload();
+      await expect(signedOut.page).toHaveURL(/\/staff\/sign-in\?next=/);
+    }
+
+    for (const [staff, who, refusals] of [
+      [admin, 'admin', [409]],
+      [finance, 'finance member', [401]],
+      [viewer, 'viewer', [401]],
     ] as const) {
-      expectNoPageErrors(staff, who);
+      expectNoPageErrors(staff, who, [...refusals]);
       await staff.context.close();
     }
   });
@@ -243,6 +264,10 @@ test.describe('staff back office', () => {
     await expect(staff.page.getByRole('status')).toHaveText('Passkey added.');
     await expect(staff.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row')).toHaveCount(2);
     await expect(staff.page.getByText('You signed in with an e-mailed link.')).toHaveCount(0);
+    // The only passkey cannot be removed (the account would be locked out); the page says why.
+    await staff.page.getByRole('button', { name: /^Remove passkey 1, created / }).click();
+    await expect(staff.page.getByRole('alert')).toHaveText('This is your only passkey. Add another one before removing it.');
+    await expect(staff.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row')).toHaveCount(2);
     await expectReflowAt320(staff, 'the passkeys page');
 
     // The same link again: refused, with a page that says why and where to go.
@@ -255,6 +280,7 @@ test.describe('staff back office', () => {
     // An invitation that does not exist (or expired, or was used): a clear page, before any passkey prompt.
     await staff.page.goto(`/staff/enroll/${'x'.repeat(43)}`);
     await expect(staff.page.getByRole('heading', { level: 1 })).toHaveText('This invitation cannot be used');
+    await expectNoAxeViolations(staff.page, 'an unusable invitation');
 
     // The staff pages at another origin than PUBLIC_URL say where to open them.
     await staff.page.goto(`${E2E_BASE_URL}/staff/sign-in`);
@@ -262,8 +288,9 @@ test.describe('staff back office', () => {
     await expect(staff.page.getByRole('link', { name: /^http:\/\/localhost:\d+\/staff\/sign-in$/ })).toBeVisible();
     await expectNoAxeViolations(staff.page, 'the staff pages at the wrong origin');
 
-    // NOTE: the browser reports each 410 of the refused link and invitation as a failed load: that is the product working.
-    expect(staff.errors.filter((error) => !error.includes('status of 410'))).toEqual([]);
+    // NOTE: the browser reports the 409 of the refused removal and each 410 of the refused link and invitation as a failed
+    // load: that is the product working.
+    expect(staff.errors.filter((error) => !/status of (409|410)/.test(error))).toEqual([]);
     await staff.context.close();
   });
 });

@@ -33,14 +33,16 @@ interface ErrorBody {
 }
 
 /**
- * Calls `url` with `init` and resolves with its JSON body as `T` (undefined for 202/204 without a body). Rejects with a
- * {@link StaffApiError}: the answer's status, code and message, or status 0 and {@link STAFF_NETWORK_ERROR} when the
- * request failed.
+ * Calls `url` with `init` and resolves with its JSON body as `T` (undefined for 202/204 without a body). A write without
+ * a `json` body sends `{}`: the site's writes take a JSON object body, an empty one included (sign-out, a removal).
+ * Rejects with a {@link StaffApiError}: the answer's status, code and message, or status 0 and
+ * {@link STAFF_NETWORK_ERROR} when the request failed.
  */
 export async function staffFetch<T>(url: string, init: ApiFetchInit = {}): Promise<T> {
+  const write = !['GET', 'HEAD'].includes((init.method ?? 'GET').toUpperCase());
   let response: Response;
   try {
-    response = await apiFetch(url, init);
+    response = await apiFetch(url, { ...init, json: init.json ?? (write ? {} : undefined) });
   } catch {
     throw new StaffApiError(STAFF_NETWORK_ERROR, 0, undefined);
   }

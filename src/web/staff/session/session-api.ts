@@ -73,5 +73,5 @@ export async function addPasskey(): Promise<void> {
 
 /** Ends the session (204); the server clears the cookie. */
 export async function signOut(): Promise<void> {
-  await staffFetch(STAFF_API.signOut, { method: 'POST', json: {} });
+  await staffFetch(STAFF_API.signOut, { method: 'POST' });
 }
