@@ -9,6 +9,8 @@
  *                              save the gifts of those days (UTC, both included) as CSV for a CRM, streamed to disk
  *   refund <donation id> [--amount <dollars>] [--idempotency-key <key>]
  *                              refund all that is left of a donation, or that many dollars of it, through the gateway
+ *   staff invite <email> --role <viewer|finance|admin>
+ *                              invite a staff member (the first admin, typically): the server e-mails a link to enroll a passkey
  *
  * Exits 0 on success, 1 on a refusal or an unreachable server (with the reason on stderr), 2 on bad usage.
  */
@@ -22,12 +24,16 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { EXPORT_FORMATS } from '../src/server/admin/export-request';
 import { ADMIN_DONATIONS_EXPORT_PATH, ADMIN_STATEMENTS_RUN_PATH, adminDonationRefundPath } from '../src/server/admin/paths';
+import { ADMIN_STAFF_PATH } from '../src/shared/staff/paths';
+import { STAFF_ROLES } from '../src/shared/staff/roles';
 
 const USAGE = `Usage: npm run admin -- statements --year <YYYY>
        npm run admin -- export --from <YYYY-MM-DD> --to <YYYY-MM-DD> --format <${EXPORT_FORMATS.join('|')}> [--out <file>]
          (--out defaults to the server's file name in the current directory; --out - writes to stdout)
        npm run admin -- refund <donation id> [--amount <dollars, e.g. 12.50>] [--idempotency-key <key>]
          (all that is left without --amount; run again with the key it prints if the outcome was unknown)
+       npm run admin -- staff invite <email> --role <${STAFF_ROLES.join('|')}>
+         (e-mails an invitation to enroll a passkey at PUBLIC_URL/staff/enroll/..., valid 72 hours)
 
 Environment:
   ADMIN_TOKEN  the server's ADMIN_TOKEN (required)
@@ -160,8 +166,22 @@ async function refund(values: Values, { baseUrl, token }: Server, [donationId]: 
   );
 }
 
+/**
+ * `staff invite <email> --role <role>`: POST /api/admin/staff (issue #21, "The first staff member") and says where the
+ * invitation went. The server checks the address and role (a refusal, or an address already on the team, exits 1).
+ */
+async function staff(values: Values, { baseUrl, token }: Server, [action, email]: string[]): Promise<void> {
+  if (action !== 'invite' || !email) usage('staff needs: invite <email> --role <role>, e.g. staff invite ana@example.org --role admin.');
+  const { role } = values;
+  if (typeof role !== 'string' || !(STAFF_ROLES as readonly string[]).includes(role)) usage(`--role is one of ${STAFF_ROLES.join(', ')}.`);
+  const { status, json } = await post(baseUrl, token, ADMIN_STAFF_PATH, { email, role });
+  if (status !== 201) refused(status, json);
+  const member = json as { email: string; role: string };
+  console.log(`Invited ${member.email} as ${member.role}: the invitation is on its way, with a link to create a passkey (valid 72 hours).`);
+}
+
 /** The commands, by name; each gets the options, the server, and the positionals after the command's name. */
-const COMMANDS: Record<string, (values: Values, server: Server, args: string[]) => Promise<void>> = { statements, export: exportDonations, refund };
+const COMMANDS: Record<string, (values: Values, server: Server, args: string[]) => Promise<void>> = { statements, export: exportDonations, refund, staff };
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -175,6 +195,7 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       amount: { type: 'string' },
       'idempotency-key': { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: false,

@@ -1,6 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
+import { STAFF_API_PREFIX } from '../../shared/staff/paths';
 import type { DonationSubmission } from '../../shared/donation';
 import { apiError } from '../http/errors';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
@@ -152,8 +153,12 @@ export async function registerCardTestingDefence(
     return reply.code(429).send(apiError(TOO_MANY_ATTEMPTS_MESSAGE));
   };
 
-  /** True for a request the IP limits count: a write request to a route of the site, not of a machine (webhooks, admin). */
-  const isPaymentAttempt = (request: FastifyRequest) => !SAFE_METHODS.has(request.method) && !isMachineRoute(request.url);
+  /**
+   * True for a request the IP limits count: a write request to a route of the site, not of a machine (webhooks, admin)
+   * nor of the staff back office, whose sign-in has limits of its own (staff/limits.ts; issue #21).
+   */
+  const isPaymentAttempt = (request: FastifyRequest) =>
+    !SAFE_METHODS.has(request.method) && !isMachineRoute(request.url) && !request.url.startsWith(STAFF_API_PREFIX);
   app.addHook('onRequest', async (request, reply) => {
     if (!isPaymentAttempt(request)) return undefined;
     const attempts = await guarded(request, counters.ipCeiling, counters.ipCeiling.hit);

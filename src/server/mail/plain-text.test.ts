@@ -8,6 +8,7 @@ import * as receiptEmails from '../receipts/emails/receipt-email';
 import { receiptLines, type ReceiptLine } from '../receipts/receipt-view';
 import type { ReceiptDetails } from '../receipts/repository';
 import * as recurringEmails from '../recurring/emails';
+import * as staffEmails from '../staff/emails';
 import { planLines } from '../recurring/plan-view';
 import { renderEmailParts } from './render-email';
 
@@ -145,6 +146,23 @@ const SAMPLES: Sample[] = [
       { label: 'Still being retried', value: 'none' },
     ],
   },
+  {
+    template: 'StaffInvitationEmail',
+    element: createElement(staffEmails.StaffInvitationEmail, {
+      organizationName: context.organization.legalName,
+      role: 'finance',
+      enrollUrl: `${PUBLIC_URL}/staff/enroll/kR3d7Qm1vXo2Jc9sLq0wZy4uTn6bHe8aFg5iPd2rSt1`,
+    }),
+    lines: [],
+  },
+  {
+    template: 'StaffSignInLinkEmail',
+    element: createElement(staffEmails.StaffSignInLinkEmail, {
+      organizationName: context.organization.legalName,
+      signInUrl: `${PUBLIC_URL}/staff/sign-in/Zq8wE2rT5yU7iO9pA1sD3fG6hJ4kL0zXcVbNm5QwErT`,
+    }),
+    lines: [],
+  },
 ];
 
 /** Every label the templates print, run into a value in the defect: followed at once by a capital, digit or currency sign. */
@@ -159,7 +177,7 @@ const linksOf = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((mat
 
 describe('the plain-text part of every e-mail', () => {
   it('has a sample of every template the mail modules export', () => {
-    const templates = [receiptEmails, recurringEmails, digestEmails].flatMap((module) =>
+    const templates = [receiptEmails, recurringEmails, digestEmails, staffEmails].flatMap((module) =>
       Object.entries(module)
         .filter(([name, value]) => typeof value === 'function' && name.endsWith('Email'))
         .map(([name]) => name),

@@ -24,7 +24,7 @@ export function StaffInvitationEmail({ organizationName, role, enrollUrl }: { or
             You are invited to the donations back office
           </Heading>
           <Text>
-            {organizationName} has added you to its staff. Your role: {ROLE_DESCRIPTIONS[role]}.
+            {organizationName} has added you to its staff. Your role is {role}: you can {ROLE_DESCRIPTIONS[role]}.
           </Text>
           <Text>
             Open this link on the device you will sign in with, then press Create a passkey. There is no password: your device unlocks the passkey with

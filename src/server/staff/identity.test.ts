@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_STAFF_PATH, STAFF_API } from '../../shared/staff/paths';
+import { ADMIN_STAFF_PATH, STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { adminAuditLog, mailOutbox, staffCredentials, staffSessions } from '../db/schema';
 import { manualClock } from '../platform/clock';
 import { createTestApp, setCookies, type TestApp } from '../testing/test-app';
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
 import { ENROLL_LINK_TTL_MS, SIGN_IN_LINK_TTL_MS } from './links';
+import { CHALLENGE_TTL_MS } from './relying-party';
 import { secretHash } from './secret-hash';
 import { StaffBrowser } from './testing/staff-browser';
 import { signInStaffForTest } from './testing/staff-session';
@@ -80,7 +81,7 @@ describe('the operator invites a staff member', () => {
     const token = await mailedToken('Marisol@Reef.example.org', 'enroll');
     const mail = smtp.received[0];
     expect(mail?.subject).toMatch(/invited to the .* donations back office/);
-    expect(mail?.text).toContain('Your role: Admin:');
+    expect(mail?.text).toContain('Your role is admin: you can do all that finance does, manage the team and read the audit log.');
     expect(mail?.text).toContain('The link works once, for 72 hours.');
     // Only the token's hash is stored.
     expect(JSON.stringify(await t.db.select().from(mailOutbox))).not.toContain(token);
@@ -206,6 +207,22 @@ describe('passkey sign-in', () => {
     expect(systemFailures.some((row) => (row.details as { reason?: string }).reason === 'unknown passkey')).toBe(true);
   });
 
+  it('refuses an answer to a challenge older than 5 minutes, and the passkey of a removed member', async () => {
+    const browser = await enrolledMember('slow@reef.example.org', 'viewer');
+    await browser.request('POST', STAFF_API.signOut, {});
+    const { options } = (await browser.request('POST', STAFF_API.signInOptions, {})).json();
+    clock.advance(CHALLENGE_TTL_MS);
+    expect((await browser.request('POST', STAFF_API.signInVerify, { response: browser.authenticator.authenticate(options) })).statusCode).toBe(401);
+    expect((await passkeySignIn(browser)).statusCode).toBe(200);
+
+    const admin = await signInStaffForTest(t.app, t.db, { role: 'admin', now: clock.now() });
+    const memberId = (await browser.request('GET', STAFF_API.session)).json().staffMember.id;
+    const removed = await t.app.inject({ method: 'DELETE', url: staffApiPath(STAFF_API.teamMember, memberId), headers: admin.headers });
+    expect(removed.statusCode).toBe(204);
+    expect((await browser.request('GET', STAFF_API.session)).statusCode).toBe(401);
+    expect((await passkeySignIn(browser)).statusCode).toBe(401);
+  });
+
   it('refuses a cloned passkey whose counter does not grow', async () => {
     const browser = await enrolledMember('cloned@reef.example.org', 'viewer');
     expect((await passkeySignIn(browser)).statusCode).toBe(200);
@@ -281,8 +298,8 @@ describe('sessions', () => {
     other.sessionId = sessionId;
     expect((await other.request('GET', STAFF_API.session)).statusCode).toBe(401);
     expect((await other.request('GET', STAFF_API.team)).statusCode).toBe(401);
-    // Signing out twice is harmless.
-    expect((await browser.request('POST', STAFF_API.signOut, {})).statusCode).toBe(204);
+    // Signing out twice is harmless, with or without a body.
+    expect((await browser.request('POST', STAFF_API.signOut)).statusCode).toBe(204);
   });
 
   it('sets the cookie HttpOnly, SameSite=Strict, Path=/ and never stores the session id itself', async () => {

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   CreationOptionsJsonSchema,
+  EmptyBodySchema,
   IDENTITY_AUDIT_ACTIONS,
   PasskeyAddedSchema,
   PasskeyListSchema,
@@ -59,7 +60,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (ap
       preHandler: signedIn,
       schema: {
         summary: 'Start adding a passkey',
-        body: z.object({}).optional(),
+        body: EmptyBodySchema,
         response: { 200: z.object({ options: CreationOptionsJsonSchema }), ...errorAnswers(...PAGE_WRITE_ERRORS), ...staffErrorAnswers(401, 403) },
       },
     },
@@ -115,7 +116,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (ap
       schema: {
         summary: 'Remove one of my passkeys',
         params: z.object({ id: z.uuid({ error: 'No such passkey' }) }),
-        body: z.object({}).optional(),
+        body: EmptyBodySchema,
         response: {
           204: z.null().describe('Removed.'),
           ...errorAnswers(...PAGE_WRITE_ERRORS),

@@ -2,12 +2,12 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  EmptyBodySchema,
   IDENTITY_AUDIT_ACTIONS,
   SignInEmailAcceptedSchema,
   SignInEmailRequestSchema,
   SignInLinkRequestSchema,
   SignInLinkSchema,
-  SignInOptionsRequestSchema,
   SignInOptionsSchema,
   SignInVerifyRequestSchema,
   STAFF_LINK_INVALID_MESSAGE,
@@ -44,7 +44,7 @@ export const signInRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app
     {
       schema: {
         summary: 'Start a passkey sign-in',
-        body: SignInOptionsRequestSchema,
+        body: EmptyBodySchema,
         response: { 200: SignInOptionsSchema, ...errorAnswers(...PAGE_WRITE_ERRORS), ...staffErrorAnswers(429) },
       },
     },
@@ -179,7 +179,7 @@ export const signInRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app
     {
       schema: {
         summary: 'Sign out',
-        body: z.object({}).optional(),
+        body: EmptyBodySchema,
         response: { 204: z.null().describe('Signed out; the session cookie is cleared.'), ...errorAnswers(...PAGE_WRITE_ERRORS) },
       },
     },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  EmptyBodySchema,
   IDENTITY_AUDIT_ACTIONS,
   StaffInvitationSchema,
   TeamListSchema,
@@ -129,7 +130,7 @@ export const teamRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app, 
       schema: {
         summary: 'Remove a team member',
         params: MemberParamsSchema,
-        body: z.object({}).optional(),
+        body: EmptyBodySchema,
         response: { 204: z.null().describe('Removed; their sessions are over.'), ...errorAnswers(...PAGE_WRITE_ERRORS), ...staffErrorAnswers(401, 403, 404, 409) },
       },
     },

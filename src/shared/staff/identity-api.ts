@@ -15,7 +15,6 @@ export const STAFF_ERROR_CODES = [
   'staff_reauth_required',
   'staff_link_invalid',
   'staff_passkey_failed',
-  'staff_challenge_expired',
   'staff_last_admin',
   'staff_last_passkey',
   'staff_member_exists',
@@ -132,8 +131,11 @@ export const EnrollOptionsSchema = z.object({ options: CreationOptionsJsonSchema
 /** Body of `POST /api/staff/enroll/verify`. */
 export const EnrollVerifyRequestSchema = z.object({ token: StaffLinkTokenSchema, response: RegistrationResponseJsonSchema });
 
-/** Body of `POST /api/staff/sign-in/options` (nothing: the credential is discoverable). */
-export const SignInOptionsRequestSchema = z.object({}).optional();
+/**
+ * The body of a staff request that needs none (sign-in options, passkey options, sign-out, the DELETEs): `{}`, or no
+ * body at all (Fastify reads an absent body as null).
+ */
+export const EmptyBodySchema = z.object({}).nullish();
 /** 200 of `POST /api/staff/sign-in/options`. */
 export const SignInOptionsSchema = z.object({ options: RequestOptionsJsonSchema });
 /** Body of `POST /api/staff/sign-in/verify`. */

@@ -35,9 +35,9 @@ export function roleHasRight(role: StaffRole, right: StaffRight): boolean {
   return ROLE_RIGHTS[role].includes(right);
 }
 
-/** How the pages and the README name each role, with what it may do. */
+/** What each role may do, as a phrase following "you can" (the invitation e-mail, the team page). */
 export const ROLE_DESCRIPTIONS: Readonly<Record<StaffRole, string>> = {
-  viewer: 'Viewer: reads donations, receipts and their history',
-  finance: 'Finance: a viewer who also refunds, resends receipts, corrects e-mail addresses and exports',
-  admin: 'Admin: finance, and manages the team and reads the audit log',
+  viewer: 'read donations, receipts and their history',
+  finance: 'read everything, refund, resend receipts, correct e-mail addresses and export',
+  admin: 'do all that finance does, manage the team and read the audit log',
 };
