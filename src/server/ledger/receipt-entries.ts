@@ -72,7 +72,7 @@ export async function enqueuePartialRefundNotice(db: Database, refund: Pick<Dona
 }
 
 /**
- * Queues the receipt of a donation again (issue #21, "Resend the receipt"), in `db` (the caller's transaction, with its
+ * Queues the receipt of a donation again (issue #21, "Resend the receipt"; decision 0086), in `db` (the caller's transaction, with its
  * audit entry): a `receipt_resend` message, rendered and sent as the first receipt is (the PDF attached), to the
  * donation's address as it is NOW (a corrected address included). Each call is a message of its own (its own
  * dedupe key and Message-ID), so a receipt can be sent again as often as staff ask. Resolves with the message's id and

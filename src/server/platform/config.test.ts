@@ -52,6 +52,7 @@ describe('loadConfig', () => {
       adminToken: undefined,
       billing: { intervalMs: 60_000, retryDays: [1, 3, 7] },
       digest: undefined,
+      staffTimeZone: 'UTC',
     });
   });
 
@@ -323,6 +324,11 @@ describe('loadConfig: the staff digest (issue #14)', () => {
     ['DIGEST_HOUR', '-1', 'must be a whole hour from 0 to 23'],
   ])('refuses %s=%j, naming the variable', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(`${name} ${message}`);
+  });
+
+  it("gives the staff's date filters the digest's zone, or UTC when TZ names none (issue #21)", () => {
+    expect(loadConfig({ TZ: 'america/belize' }).staffTimeZone).toBe('America/Belize');
+    expect(loadConfig({ TZ: ':/etc/localtime' }).staffTimeZone).toBe('UTC');
   });
 
   it('refuses a TZ that names no zone when STAFF_EMAILS is set', () => {

@@ -96,7 +96,7 @@ export type EmailCorrectionOutcome =
 
 /**
  * Corrects the donor's e-mail address of a donation (issue #21, "Correct the donor's e-mail, then resend"; GiveWP
- * #3933), in ONE transaction with its audit entry (the old and new addresses in its details):
+ * #3933; decision 0086), in ONE transaction with its audit entry (the old and new addresses in its details):
  * - the donation's address becomes `email`, and so does its recurring plan's: the plan's mail goes to its first
  *   gift's address (recurring/plans.ts planDonorEmail) and each renewal copies it, so that row changes too;
  * - messages still waiting in the outbox (queued or retrying) about the donation, its refunds or its plan go to the new

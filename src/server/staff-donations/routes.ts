@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { centsToDollars, formatDollars } from '../../shared/money';
 import {
   StaffDonationDetailSchema,
   StaffDonationExportQuerySchema,
@@ -13,9 +12,10 @@ import {
   StaffRefundRequestSchema,
   StaffResendAnswerSchema,
 } from '../../shared/staff/donations-api';
+import { EmptyBodySchema } from '../../shared/staff/identity-api';
 import { STAFF_API } from '../../shared/staff/paths';
 import { EXPORT_CONTENT_TYPE } from '../admin/export-routes';
-import { DONATION_NOT_FOUND_MESSAGE, gatewayRefusedMessage, NOT_REFUNDABLE_MESSAGES, REFUND_IDEMPOTENCY_KEY_MESSAGE, REFUND_KEY_REUSED_MESSAGE, REFUND_OUTCOME_UNKNOWN_MESSAGE } from '../admin/refund-route';
+import { amountTooLargeMessage, DONATION_NOT_FOUND_MESSAGE, gatewayRefusedMessage, NOT_REFUNDABLE_MESSAGES, REFUND_IDEMPOTENCY_KEY_MESSAGE, REFUND_KEY_REUSED_MESSAGE, REFUND_OUTCOME_UNKNOWN_MESSAGE } from '../admin/refund-route';
 import type { Database } from '../db/client';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
@@ -59,6 +59,8 @@ export interface StaffDonationsOptions {
 
 /** 409 of a resend for a donation without a receipt (pending or declined: nothing was received). */
 export const NO_RECEIPT_MESSAGE = 'This donation has no receipt: it was never charged (pending or declined).';
+/** 404 of a receipt PDF asked for a donation that has none (or does not exist). */
+export const NO_RECEIPT_PDF_MESSAGE = 'This donation has no receipt.';
 /** 409 of a resend for a donation whose receipt is void (refunded in full): the void notice was sent instead. */
 export const RECEIPT_VOID_MESSAGE = 'The receipt of this donation is void (it was refunded in full): there is no receipt to send.';
 
@@ -165,7 +167,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
     },
     async (request, reply) => {
       const receipt = UUID_PATTERN.test(request.params.id) ? await findReceiptByDonationId(db, request.params.id) : undefined;
-      if (!receipt) return reply.code(404).send(apiError('This donation has no receipt.'));
+      if (!receipt) return reply.code(404).send(apiError(NO_RECEIPT_PDF_MESSAGE));
       const pdfUrl = receiptPdfUrl(options.publicUrl, options.links.sign(receipt.transactionId, clock.now()));
       const pdf = await renderReceiptPdf(receipt, { organization: options.organization, pdfUrl });
       return reply.code(200).type('application/pdf').header('content-disposition', `inline; filename="receipt-${receipt.number}.pdf"`).send(pdf);
@@ -214,9 +216,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
         case 'not_refundable':
           return reply.code(409).send(apiError(NOT_REFUNDABLE_MESSAGES[outcome.reason]));
         case 'amount_too_large':
-          return reply
-            .code(400)
-            .send(apiError(INVALID_INPUT_MESSAGE, { amountCents: `At most ${formatDollars(centsToDollars(outcome.remainingCents))} (${outcome.remainingCents} cents) is left to refund.` }));
+          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { amountCents: amountTooLargeMessage(outcome.remainingCents) }));
         case 'key_reused':
           return reply.code(422).send(apiError(REFUND_KEY_REUSED_MESSAGE));
         case 'refused':
@@ -246,6 +246,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
       schema: {
         summary: "Staff: send a donation's receipt again",
         params: DonationParamsSchema,
+        body: EmptyBodySchema,
         response: { 202: StaffResendAnswerSchema, ...WRITE_ERRORS, ...errorAnswers(404, 409) },
       },
     },

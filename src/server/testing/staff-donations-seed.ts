@@ -5,7 +5,7 @@ import type { Database } from '../db/client';
 /**
  * Many donations at once, in bulk SQL (generate_series; no API call per donation), for `npm run bench:staff` (issue
  * #21, "Scale") and the tests that need a realistic mix: over the two years before `now`, 15% recurring (12% monthly,
- * 3% yearly), the five causes in turn, amounts from the presets and between them; 4% declined, 1% pending, the rest
+ * 3% yearly: the donation's frequency, which the list filters on; no plan rows), the five causes in turn, amounts from the presets and between them; 4% declined, 1% pending, the rest
  * succeeded with a receipt numbered per year in date order, of which 2% later refunded in full (receipt voided), 1%
  * refunded in part and 0.3% disputed; about 80% through Stripe (a twentieth of those test payments) and 20% through
  * the test gateway. Names come from 40 first and 50 last names, e-mail addresses are unique. Writes the rows as the

@@ -31,8 +31,9 @@ export const STAFF_SORTS = ['date', 'amount'] as const;
 /** Sort directions. */
 export const STAFF_ORDERS = ['desc', 'asc'] as const;
 
-/** Rows per page unless asked otherwise, and the most one page holds. */
+/** Rows per page unless asked otherwise. */
 export const DEFAULT_PAGE_SIZE = 25;
+/** The most rows one page holds. */
 export const MAX_PAGE_SIZE = 100;
 /** Longest search text, in characters. */
 export const MAX_SEARCH_LENGTH = 200;
@@ -275,8 +276,9 @@ export const StaffDonationDetailSchema = z.object({
 /** A donation's detail. */
 export type StaffDonationDetail = z.infer<typeof StaffDonationDetailSchema>;
 
-/** Shortest and longest refund reason, in characters (issue #21: a reason is required). */
+/** Shortest refund reason, in characters (issue #21: a reason is required). */
 export const REFUND_REASON_MIN_LENGTH = 3;
+/** Longest refund reason, in characters. */
 export const REFUND_REASON_MAX_LENGTH = 500;
 
 /**
