@@ -1,5 +1,6 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import type { StaffRole } from '../../../shared/staff/roles';
+import type { SignInLinkSchema, StaffMember, StaffSession } from '../../../shared/staff/identity-api';
+import type { z } from 'zod';
 import { STAFF_API } from '../../../shared/staff/paths';
 import { staffFetch } from '../api/staff-fetch';
 
@@ -8,15 +9,8 @@ import { staffFetch } from '../api/staff-fetch';
  * WebAuthn (@simplewebauthn/browser over navigator.credentials), e-mailed links, sign-out.
  */
 
-/** A staff member as the identity API answers it. */
-export interface StaffMemberSummary {
-  id: string;
-  email: string;
-  role: StaffRole;
-}
-
 /** GET /api/staff/session: the signed-in member and how many passkeys they hold; rejects with 401 when signed out. */
-export function fetchStaffSession(): Promise<{ staffMember: StaffMemberSummary; passkeyCount: number }> {
+export function fetchStaffSession(): Promise<StaffSession> {
   return staffFetch(STAFF_API.session);
 }
 
@@ -26,13 +20,13 @@ export function fetchStaffSession(): Promise<{ staffMember: StaffMemberSummary; 
  * signed-in member before a refund (the server then renews their strong authentication). Rejects with the browser's
  * error (the person cancelled) or a StaffApiError.
  */
-export async function signInWithPasskey(): Promise<StaffMemberSummary> {
+export async function signInWithPasskey(): Promise<StaffMember> {
   const { options } = await staffFetch<{ options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>(STAFF_API.signInOptions, {
     method: 'POST',
     json: {},
   });
   const response = await startAuthentication({ optionsJSON: options });
-  const { staffMember } = await staffFetch<{ staffMember: StaffMemberSummary }>(STAFF_API.signInVerify, { method: 'POST', json: { response } });
+  const { staffMember } = await staffFetch<{ staffMember: StaffMember }>(STAFF_API.signInVerify, { method: 'POST', json: { response } });
   return staffMember;
 }
 
@@ -42,7 +36,7 @@ export async function requestSignInLink(email: string): Promise<void> {
 }
 
 /** Signs in with an e-mailed link's token (consumes it); `needsPasskey` when the member should add a passkey now. */
-export function signInWithLink(token: string): Promise<{ staffMember: StaffMemberSummary; needsPasskey: boolean }> {
+export function signInWithLink(token: string): Promise<z.infer<typeof SignInLinkSchema>> {
   return staffFetch(STAFF_API.signInLink, { method: 'POST', json: { token } });
 }
 
@@ -55,9 +49,9 @@ export async function fetchEnrollmentEmail(token: string): Promise<{ email: stri
  * "Create a passkey" from an invitation: the browser's authenticator creates a discoverable credential for the options
  * the server gave; the server verifies it, consumes the token and signs the new member in.
  */
-export async function enrollWithPasskey(token: string, options: Parameters<typeof startRegistration>[0]['optionsJSON']): Promise<StaffMemberSummary> {
+export async function enrollWithPasskey(token: string, options: Parameters<typeof startRegistration>[0]['optionsJSON']): Promise<StaffMember> {
   const response = await startRegistration({ optionsJSON: options });
-  const { staffMember } = await staffFetch<{ staffMember: StaffMemberSummary }>(STAFF_API.enrollVerify, { method: 'POST', json: { token, response } });
+  const { staffMember } = await staffFetch<{ staffMember: StaffMember }>(STAFF_API.enrollVerify, { method: 'POST', json: { token, response } });
   return staffMember;
 }
 

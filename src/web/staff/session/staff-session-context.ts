@@ -1,14 +1,12 @@
 import { createContext, useContext } from 'react';
-import type { StaffRight, StaffRole } from '../../../shared/staff/roles';
+import type { StaffMember, StaffSession as StaffSessionAnswer } from '../../../shared/staff/identity-api';
+import type { StaffRight } from '../../../shared/staff/roles';
 
-/** The signed-in staff member as the pages know them (GET /api/staff/session; issue #21). */
-export interface SignedInStaff {
-  id: string;
-  email: string;
-  role: StaffRole;
-  /** How many passkeys they hold: 0 after a sign-in by link, when the page asks them to add one. */
-  passkeyCount: number;
-}
+/**
+ * The signed-in staff member as the pages know them (GET /api/staff/session; issue #21), with how many passkeys they
+ * hold: 0 after a first sign-in by link, when the page asks them to add one.
+ */
+export type SignedInStaff = StaffMember & Pick<StaffSessionAnswer, 'passkeyCount'>;
 
 /** What {@link useStaffSession} gives a page: the member, what their role may do, and the session's actions. */
 export interface StaffSession {
