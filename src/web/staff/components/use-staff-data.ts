@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { StaffApiError } from '../api/staff-fetch';
+import { signInPathFor } from '../layout/sign-in-redirect';
 import { describeError } from './describe-error';
 
 /** What {@link useStaffData} gives a page. */
@@ -18,7 +21,8 @@ export interface StaffData<T> {
 /**
  * Loads a staff page's data with `load(key)` (a module-level API call, such as fetchDonations) whenever `key` (the
  * page's query or the record's id) changes or {@link StaffData.reload} is called; an answer that arrives after a newer
- * request started is dropped, so the page always shows the data of its current URL.
+ * request started is dropped, so the page always shows the data of its current URL. A 401 (no session, or one that
+ * timed out: idle 30 minutes, 12 hours at most) goes to the sign-in page, which comes back to this view afterwards.
  */
 export function useStaffData<T>(load: (key: string) => Promise<T>, key: string): StaffData<T> {
   const [state, setState] = useState<{ key?: string; data?: T; failure?: unknown }>({});
@@ -34,6 +38,12 @@ export function useStaffData<T>(load: (key: string) => Promise<T>, key: string):
     };
   }, [load, key, version]);
   const reload = useCallback(() => setVersion((value) => value + 1), []);
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const signedOut = state.failure instanceof StaffApiError && state.failure.status === 401;
+  useEffect(() => {
+    if (signedOut) void navigate(signInPathFor(pathname + search), { replace: true });
+  }, [signedOut, navigate, pathname, search]);
   return {
     data: state.data,
     error: state.failure === undefined ? undefined : describeError(state.failure),

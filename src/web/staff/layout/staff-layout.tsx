@@ -3,14 +3,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useMemo, useState } from 'react';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { roleHasRight, type StaffRight } from '../../../shared/staff/roles';
 import { PageLoading } from '../../components/page-loading';
-import { StaffApiError } from '../api/staff-fetch';
 import { fetchStaffSession, signOut as signOutRequest } from '../session/session-api';
 import { type StaffSession, StaffSessionContext } from '../session/staff-session-context';
 import { StaffNav } from './staff-nav';
-import { signInPathFor } from './sign-in-redirect';
 import { describeError } from '../components/describe-error';
 import { PageError } from '../components/page-error';
 import { useStaffData } from '../components/use-staff-data';
@@ -18,15 +16,13 @@ import { STAFF_PAGES } from '../staff-paths';
 
 /**
  * The frame of every signed-in staff page (issue #21): reads the session (GET /api/staff/session); without one, goes
- * to the sign-in page, which comes back here after signing in. Signed in, it shows a header with the member's e-mail
+ * to the sign-in page (useStaffData), which comes back here after signing in. Signed in, it shows a header with the member's e-mail
  * and "Sign out" (always visible, at 320 px too), the navigation of what their role may open, and the page in `main`.
  * Pages inside read the session with useStaffSession.
  */
 export function StaffLayout({ children }: { children: ReactNode }) {
-  const location = useLocation();
   const navigate = useNavigate();
-  const { data, error, failure, reload } = useStaffData(fetchStaffSession, '');
-  const signedOut = failure instanceof StaffApiError && failure.status === 401;
+  const { data, error, reload } = useStaffData(fetchStaffSession, '');
   const [signOutError, setSignOutError] = useState<string>();
 
   const session = useMemo<StaffSession | null>(
@@ -49,7 +45,6 @@ export function StaffLayout({ children }: { children: ReactNode }) {
     [data, reload, navigate],
   );
 
-  if (signedOut) return <Navigate to={signInPathFor(location.pathname + location.search)} replace />;
   if (!session) return error ? <PageError message={error} /> : <PageLoading />;
   return (
     <StaffSessionContext.Provider value={session}>

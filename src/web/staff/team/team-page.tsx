@@ -23,13 +23,16 @@ import { ScrollTable } from '../components/scroll-table';
 import { StaffPage } from '../components/staff-page';
 import { changeRole, fetchTeam, inviteMember, removeMember } from './team-api';
 
-/** A role select: the browser's own control, labelled, with each role's description. */
+/** Each role's name as the team page writes it. */
+const ROLE_NAMES: Readonly<Record<StaffRole, string>> = { viewer: 'Viewer', finance: 'Finance', admin: 'Admin' };
+
+/** A role select: the browser's own control, labelled, one option a role by its name. */
 function RoleSelect({ label, value, onChange, disabled }: { label: string; value: StaffRole; onChange: (role: StaffRole) => void; disabled?: boolean }) {
   return (
     <TextField select size="small" label={label} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value as StaffRole)} slotProps={{ select: { native: true } }}>
       {STAFF_ROLES.map((role) => (
         <option key={role} value={role}>
-          {ROLE_DESCRIPTIONS[role].split(':')[0]}
+          {ROLE_NAMES[role]}
         </option>
       ))}
     </TextField>
@@ -80,7 +83,9 @@ export function TeamPage() {
       </Box>
       <Typography variant="body2" component="ul" sx={{ mb: 2, pl: 2.5 }}>
         {STAFF_ROLES.map((each) => (
-          <li key={each}>{ROLE_DESCRIPTIONS[each]}</li>
+          <li key={each}>
+            {ROLE_NAMES[each]}: {ROLE_DESCRIPTIONS[each]}
+          </li>
         ))}
       </Typography>
       <PageError message={actionError ?? loadError} />
