@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium-path';
-import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_PORT, E2E_WORK_DIR } from './tests/e2e/e2e-env';
+import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_PORT, E2E_STAFF_BASE_URL, E2E_WORK_DIR } from './tests/e2e/e2e-env';
 
 /**
  * End-to-end tests: Debian's Chromium (browser downloads do not work here) against the production
@@ -40,6 +40,16 @@ export default defineConfig({
     // and tsx wrappers that would exit first and have the process group killed while the server still drains).
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     // NOTE: RATE_LIMITS=off: the specs donate many times from one IP and card (card-testing limits are API-tested, issue #4).
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, LOG_LEVEL: 'info', NODE_ENV: 'test', RATE_LIMITS: 'off', ADMIN_TOKEN: E2E_ADMIN_TOKEN },
+    // PUBLIC_URL: the staff stories' origin, the passkeys' relying party (issue #21; the default, spelled out).
+    env: {
+      PORT: String(E2E_PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: E2E_DATA_DIR,
+      LOG_LEVEL: 'info',
+      NODE_ENV: 'test',
+      RATE_LIMITS: 'off',
+      ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      PUBLIC_URL: E2E_STAFF_BASE_URL,
+    },
   },
 });

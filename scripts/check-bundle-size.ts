@@ -16,9 +16,10 @@ export const BUDGET_GZIP_BYTES = 150_000;
 
 /**
  * Code that must never load with /donate (issue #20): Stripe's (its packages and our Stripe screens, which load with
- * the form only when the deployment takes payments through Stripe) and staff code (the server's, admin tools).
+ * the form only when the deployment takes payments through Stripe) and staff code (the server's, admin tools, the
+ * staff back office's pages and API schemas: issue #21).
  */
-const FORBIDDEN_ON_DONATE = /@stripe[\\/]|[\\/]stripe[\\/]|stripe-[^/]*$|^src[\\/]server[\\/]|admin/;
+const FORBIDDEN_ON_DONATE = /@stripe[\\/]|[\\/]stripe[\\/]|stripe-[^/]*$|^src[\\/]server[\\/]|admin|^src[\\/](?:web|shared)[\\/]staff|@simplewebauthn[\\/]/;
 
 /** One chunk of Vite's manifest (only the fields the budget needs). */
 interface ManifestChunk {

@@ -18,6 +18,11 @@ export const PATHS = {
   manage: '/donate/manage',
   /** One recurring gift's manage page, reached from the signed link of its e-mails (shared MANAGE_PLAN_PAGE_PATH). */
   managePlan: '/donate/manage/:token',
+  /**
+   * The staff back office (issue #21): every path under it is a staff page (src/shared/staff-page-paths.ts), loaded
+   * lazily, never with /donate; the server answers them `no-store` and `noindex` (isStaffPagePath).
+   */
+  staff: '/staff',
 } as const;
 
 /** One of the site's route paths. */
@@ -39,4 +44,12 @@ export const PAGE_SECTIONS: readonly string[] = [
 export function isPageSectionPath(pathname: string): boolean {
   const [section] = pathname.split('/').filter(Boolean);
   return section !== undefined && PAGE_SECTIONS.includes(section);
+}
+
+/**
+ * True when the request path `pathname` (no query string) is the staff back office or a page under it (`/staff`,
+ * `/staff/donations/abc`; issue #21): the server answers those `Cache-Control: no-store` and `X-Robots-Tag: noindex`.
+ */
+export function isStaffPagePath(pathname: string): boolean {
+  return pathname === PATHS.staff || pathname.startsWith(`${PATHS.staff}/`);
 }

@@ -15,10 +15,12 @@ const ThankYouPage = lazy(() =>
 const ManageLinksPage = lazy(() => import('./donate/manage/manage-links-page').then((module) => ({ default: module.ManageLinksPage })));
 const ManagePlanPage = lazy(() => import('./donate/manage/manage-plan-page').then((module) => ({ default: module.ManagePlanPage })));
 const ReceiptsPage = lazy(() => import('./donate/receipts/receipts-page').then((module) => ({ default: module.ReceiptsPage })));
+// The staff back office (issue #21): its own chunks, never loaded by /donate.
+const StaffApp = lazy(() => import('./staff/staff-app').then((module) => ({ default: module.StaffApp })));
 
 /**
  * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
- * /donate, /donate/form, /donate/thank-you, /donate/receipts (issue #12) and /donate/manage[/:token] (issue #13) show their screens. A screen that fails to load
+ * /donate, /donate/form, /donate/thank-you, /donate/receipts (issue #12) and /donate/manage[/:token] (issue #13) show their screens, /staff and below the staff back office (issue #21). A screen that fails to load
  * shows a reload prompt instead of a blank page.
  * {@link HydrationEnd} sits last inside the Suspense boundary, so it ends the hydration of the pre-rendered
  * screen after that screen has mounted.
@@ -36,6 +38,7 @@ export function AppRoutes() {
           <Route path={PATHS.receipts} element={<ReceiptsPage />} />
           <Route path={PATHS.manage} element={<ManageLinksPage />} />
           <Route path={PATHS.managePlan} element={<ManagePlanPage />} />
+          <Route path={`${PATHS.staff}/*`} element={<StaffApp />} />
           <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
         </Routes>
         {/* NOTE: inside the boundary: React hydrates a Suspense boundary's content after the rest (decision 0021). */}

@@ -7,6 +7,11 @@ import { join } from 'node:path';
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3100);
 /** Where the browser finds the site. */
 export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
+/**
+ * Where the browser finds the staff pages, and the server's PUBLIC_URL (issue #21): passkeys need a secure context and
+ * a host name as relying party id; http://localhost is both, 127.0.0.1 is no valid RP ID.
+ */
+export const E2E_STAFF_BASE_URL = `http://localhost:${E2E_PORT}`;
 /** Scratch folder of one end-to-end run: the server's database and log (one per port). */
 export const E2E_WORK_DIR = join(process.cwd(), '.tmp', E2E_PORT === 3100 ? 'e2e' : `e2e-${E2E_PORT}`);
 /** The embedded database of the end-to-end server (`DATA_DIR`). */

@@ -26,7 +26,7 @@ export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
  * issue #4). `payment` is the Payment Request API, which the site does not use (cards go through its own form).
  * NOTE: only features Chromium knows: an unknown one (`interest-cohort`, FLoC, retired) is logged as an error.
  */
-export const PERMISSIONS_POLICY = [
+const POWERFUL_FEATURES = [
   'accelerometer',
   'autoplay',
   'browsing-topics',
@@ -48,9 +48,18 @@ export const PERMISSIONS_POLICY = [
   'serial',
   'usb',
   'xr-spatial-tracking',
-]
-  .map((feature) => `${feature}=()`)
-  .join(', ');
+] as const;
+export const PERMISSIONS_POLICY = POWERFUL_FEATURES.map((feature) => `${feature}=()`).join(', ');
+
+/**
+ * The Permissions-Policy of the staff pages (issue #21): the same, except that the page itself (never a frame) may ask
+ * for a passkey (`publickey-credentials-get=(self)`; WebAuthn Level 3, section 5.9): "Sign in with a passkey" and the
+ * refund's re-confirmation call navigator.credentials.get(). Creating one (`publickey-credentials-create`) is not in
+ * the list, so its default, the page's own origin, stands.
+ */
+export const STAFF_PAGE_PERMISSIONS_POLICY = POWERFUL_FEATURES.map((feature) =>
+  feature === 'publickey-credentials-get' ? `${feature}=(self)` : `${feature}=()`,
+).join(', ');
 
 /** Referrer-Policy: other sites (share targets, the organisation's site) see this site's origin only, never a path. */
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';

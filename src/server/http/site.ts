@@ -3,11 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { prerenderedPageFor, PRERENDERED_PAGES } from '../../shared/prerendered-pages';
-import { isPageSectionPath } from '../../shared/site-paths';
+import { isPageSectionPath, isStaffPagePath } from '../../shared/site-paths';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../../shared/site-config';
 import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
-import { cspNonce, prepareNoncedPage } from './security-headers';
+import { cspNonce, prepareNoncedPage, STAFF_PAGE_PERMISSIONS_POLICY } from './security-headers';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
@@ -20,8 +20,22 @@ import { cspNonce, prepareNoncedPage } from './security-headers';
  *   includes text/html) gets the page, whose router sends any unknown path to /donate (spec section 2:
  *   `/old-page.php` is an unknown path like any other); other requests (scripts, images, fetch) get 404;
  * - any other GET path: the page (index.html), so the client-side router handles /donate, /donate/form...;
- *   a path of PRERENDERED_PAGES (/donate) gets its pre-rendered file instead (issue #5, decision 0021).
+ *   a path of PRERENDERED_PAGES (/donate) gets its pre-rendered file instead (issue #5, decision 0021);
+ * - the staff pages (`/staff` and below; issue #21): the same page, answered `Cache-Control: no-store` (a shared
+ *   computer's cache or a proxy keeps nothing of the back office; OWASP Session Management) and `X-Robots-Tag: noindex,
+ *   nofollow` (no search engine lists them), with a Permissions-Policy that allows passkeys (see
+ *   {@link STAFF_PAGE_HEADERS}).
  */
+
+/**
+ * Headers of every staff page's answer (issue #21: "pages are noindex, answered no-store"), and the Permissions-Policy
+ * that lets the page itself use passkeys.
+ */
+export const STAFF_PAGE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-robots-tag': 'noindex, nofollow',
+  'permissions-policy': STAFF_PAGE_PERMISSIONS_POLICY,
+} as const;
 
 /** Answer of page routes when WEB_ROOT has no index.html (the API keeps working). */
 export const SITE_NOT_BUILT_MESSAGE = 'The site is not built yet. Run `npm run build`, then restart the server.';
@@ -111,7 +125,9 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
     }
     issueCsrfCookies(request, reply);
     const chosen = prerendered.get(prerenderedPageFor(request.url)?.path ?? '') ?? page;
-    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(chosen.render(cspNonce(reply)));
+    if (isStaffPagePath(request.url.split('?')[0] ?? '')) reply.headers(STAFF_PAGE_HEADERS);
+    else reply.header('cache-control', 'no-cache');
+    return reply.type('text/html; charset=utf-8').send(chosen.render(cspNonce(reply)));
   };
 
   await app.register(fastifyStatic, {

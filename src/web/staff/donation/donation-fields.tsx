@@ -1,0 +1,59 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { CAUSE_DETAILS } from '../../../shared/causes';
+import { FREQUENCY_LABELS } from '../../../shared/frequencies';
+import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
+import { formatCents, formatInstant } from '../components/format';
+import { DONATION_STATUS_LABELS, MODE_LABELS } from '../donations/donation-labels';
+
+/** A list of labelled values (`<dl>`), in two columns where there is room and one at 320 px. */
+export function FieldList({ items }: { items: [string, ReactNode][] }) {
+  return (
+    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 3, rowGap: 0.5, m: 0, mb: 2 }}>
+      {items.map(([label, value]) => (
+        <Box key={label} sx={{ display: 'contents' }}>
+          <Typography component="dt" sx={{ fontWeight: 600 }}>
+            {label}
+          </Typography>
+          <Typography component="dd" sx={{ m: 0, mb: { xs: 1, sm: 0 }, overflowWrap: 'anywhere' }}>
+            {value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * Every field held of a donation (issue #21), the card as brand and last4 only (never a card number), blank ones as a
+ * dash: who gave, how much and what is kept after refunds, status, frequency, cause, gateway ids, dates.
+ */
+export function DonationFields({ donation }: { donation: StaffDonationDetail['donation'] }) {
+  const address = [donation.address.street, donation.address.city, donation.address.state, donation.address.zipCode, donation.address.country].filter(Boolean).join(', ');
+  return (
+    <FieldList
+      items={[
+        ['Donor', donation.donorName || '—'],
+        ['Email', donation.email],
+        ['Phone', donation.phone ?? '—'],
+        ['Address', address || '—'],
+        ['Anonymous', donation.isAnonymous ? 'Yes: not named in public' : 'No'],
+        ['Message', donation.message ?? '—'],
+        ['Amount', `${formatCents(donation.amountCents)} ${donation.currency}`],
+        ['Refunded', formatCents(donation.refundedCents)],
+        ['Kept', formatCents(donation.keptCents)],
+        ['Status', DONATION_STATUS_LABELS[donation.status]],
+        ['Frequency', `${FREQUENCY_LABELS[donation.frequency]}${donation.recurringPeriod ? `, charge ${donation.recurringPeriod} of its plan` : ''}`],
+        ['Cause', CAUSE_DETAILS[donation.cause].displayName],
+        ['Card', donation.last4 ? `${donation.cardBrand ?? 'Card'} ending ${donation.last4}` : '—'],
+        ['Gateway', `${donation.gateway}, ${MODE_LABELS[donation.mode]}`],
+        ['Charge id', donation.transactionId ?? '—'],
+        ['Payment intent id', donation.paymentIntentId ?? '—'],
+        ['Decline code', donation.declineCode ?? '—'],
+        ['Created', formatInstant(donation.createdAt)],
+        ['Updated', formatInstant(donation.updatedAt)],
+      ]}
+    />
+  );
+}

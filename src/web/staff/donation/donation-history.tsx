@@ -1,0 +1,108 @@
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
+import { formatCents, formatInstant } from '../components/format';
+import { ScrollTable } from '../components/scroll-table';
+
+/** The e-mail states in words (issue #21: queued, sent, retrying, failed). */
+const MAIL_STATE_LABELS: Record<StaffDonationDetail['emails'][number]['state'], string> = {
+  queued: 'Queued',
+  retrying: 'Retrying',
+  sent: 'Sent',
+  failed: 'Failed',
+};
+
+/** A section heading of the donation page (h2). */
+function SectionHeading({ children }: { children: string }) {
+  return (
+    <Typography component="h2" variant="h3" sx={{ mt: 3, mb: 1 }}>
+      {children}
+    </Typography>
+  );
+}
+
+/**
+ * The donation's history (issue #21): the one timeline of everything that happened to it (created, receipt, refunds,
+ * e-mails, staff and operator actions, oldest first), then the e-mails with their state, attempts and last error, and
+ * its refunds.
+ */
+export function DonationHistory({ detail }: { detail: StaffDonationDetail }) {
+  return (
+    <>
+      <SectionHeading>Timeline</SectionHeading>
+      <ol style={{ margin: 0, paddingLeft: '1.25rem' }} aria-label="Timeline">
+        {detail.timeline.map((event, index) => (
+          <li key={`${event.at}-${index}`}>
+            <Typography component="span" sx={{ fontWeight: 600 }}>
+              {formatInstant(event.at)}
+            </Typography>{' '}
+            <span style={{ overflowWrap: 'anywhere' }}>{event.summary}</span>
+          </li>
+        ))}
+      </ol>
+
+      <SectionHeading>E-mails</SectionHeading>
+      {detail.emails.length === 0 ? (
+        <Typography>No e-mails about this donation.</Typography>
+      ) : (
+        <ScrollTable label="E-mails">
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                {['Queued', 'Kind', 'To', 'State', 'Attempts', 'Last error'].map((header) => (
+                  <TableCell key={header} scope="col">
+                    {header}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {detail.emails.map((email) => (
+                <TableRow key={email.id}>
+                  <TableCell>{formatInstant(email.createdAt)}</TableCell>
+                  <TableCell>{email.kind.replaceAll('_', ' ')}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{email.recipient}</TableCell>
+                  <TableCell>{MAIL_STATE_LABELS[email.state]}</TableCell>
+                  <TableCell>{email.attempts}</TableCell>
+                  <TableCell>{email.lastError ?? '—'}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollTable>
+      )}
+
+      <SectionHeading>Refunds</SectionHeading>
+      {detail.refunds.length === 0 ? (
+        <Typography>No refunds.</Typography>
+      ) : (
+        <ScrollTable label="Refunds">
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                {['When', 'Amount', 'Gateway refund id'].map((header) => (
+                  <TableCell key={header} scope="col">
+                    {header}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {detail.refunds.map((refund) => (
+                <TableRow key={refund.id}>
+                  <TableCell>{formatInstant(refund.createdAt)}</TableCell>
+                  <TableCell>{formatCents(refund.amountCents)}</TableCell>
+                  <TableCell>{refund.gatewayRefundId}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollTable>
+      )}
+    </>
+  );
+}

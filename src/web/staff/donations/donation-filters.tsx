@@ -1,0 +1,100 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { type FormEvent, useState } from 'react';
+import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
+import { FREQUENCIES, FREQUENCY_LABELS } from '../../../shared/frequencies';
+import { DONATION_STATUS_LABELS, GATEWAY_LABELS, MODE_LABELS } from './donation-labels';
+import { DONATION_FILTER_KEYS, type DonationFilterKey, type DonationFilters } from './donations-query';
+
+/** The choices of each select filter: value and label ('' = any). */
+const SELECT_OPTIONS: Partial<Record<DonationFilterKey, [string, string][]>> = {
+  status: Object.entries(DONATION_STATUS_LABELS),
+  frequency: FREQUENCIES.map((frequency) => [frequency, FREQUENCY_LABELS[frequency]]),
+  cause: CAUSES.map((cause) => [cause, CAUSE_DETAILS[cause].displayName]),
+  gateway: Object.entries(GATEWAY_LABELS),
+  mode: Object.entries(MODE_LABELS),
+};
+
+/** Each filter field's label and input type. */
+const FIELDS: Record<DonationFilterKey, { label: string; type?: string; inputMode?: 'decimal' }> = {
+  q: { label: 'Search name, e-mail, receipt or payment id', type: 'search' },
+  from: { label: 'From date', type: 'date' },
+  to: { label: 'To date', type: 'date' },
+  status: { label: 'Status' },
+  frequency: { label: 'Frequency' },
+  cause: { label: 'Cause' },
+  gateway: { label: 'Gateway' },
+  mode: { label: 'Test or live' },
+  amountMin: { label: 'Amount from ($)', inputMode: 'decimal' },
+  amountMax: { label: 'Amount to ($)', inputMode: 'decimal' },
+};
+
+/** No filter at all. */
+const NO_FILTERS = Object.fromEntries(DONATION_FILTER_KEYS.map((key) => [key, ''])) as DonationFilters;
+
+/**
+ * The donations page's filters and search box (issue #21): date range, status, frequency, cause, gateway, test or live,
+ * amount range in dollars, and `q`. The fields start from the URL's view; "Apply" hands them to `onApply` (which puts
+ * them in the URL, page 1), "Clear" empties them. Native selects: keyboard and screen readers use them as the browser's
+ * own control.
+ */
+export function DonationFiltersForm({ filters, onApply }: { filters: DonationFilters; onApply: (filters: DonationFilters) => void }) {
+  // NOTE: the page keys this form by its URL's query, so Back or a link starts it afresh from the URL's filters.
+  const [draft, setDraft] = useState(filters);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft);
+  };
+  return (
+    <Box
+      component="form"
+      role="search"
+      aria-label="Filter donations"
+      onSubmit={submit}
+      sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
+    >
+      {DONATION_FILTER_KEYS.map((key) => {
+        const options = SELECT_OPTIONS[key];
+        const field = FIELDS[key];
+        return (
+          <TextField
+            key={key}
+            name={key}
+            size="small"
+            label={field.label}
+            type={options ? undefined : field.type}
+            value={draft[key]}
+            onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+            select={options !== undefined}
+            sx={key === 'q' ? { gridColumn: '1 / -1' } : undefined}
+            slotProps={{
+              select: { native: true },
+              inputLabel: { shrink: true },
+              htmlInput: field.inputMode ? { inputMode: field.inputMode } : undefined,
+            }}
+          >
+            {options && [
+              <option key="" value="">
+                Any
+              </option>,
+              ...options.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              )),
+            ]}
+          </TextField>
+        );
+      })}
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+        <Button type="submit" variant="contained">
+          Apply filters
+        </Button>
+        <Button type="button" onClick={() => onApply(NO_FILTERS)}>
+          Clear
+        </Button>
+      </Box>
+    </Box>
+  );
+}

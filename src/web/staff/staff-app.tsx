@@ -1,0 +1,44 @@
+import { Navigate, Route, Routes } from 'react-router';
+import { AuditPage } from './audit/audit-page';
+import { RequireStaffOrigin } from './layout/wrong-origin';
+import { DonationPage } from './donation/donation-page';
+import { DonationsPage } from './donations/donations-page';
+import { EnrollPage } from './enroll/enroll-page';
+import { StaffLayout } from './layout/staff-layout';
+import { PublicFrame } from './layout/public-frame';
+import { PasskeysPage } from './passkeys/passkeys-page';
+import { SignInLinkPage } from './sign-in/sign-in-link-page';
+import { SignInPage } from './sign-in/sign-in-page';
+import { STAFF_PAGES } from './staff-paths';
+import { TeamPage } from './team/team-page';
+
+/** A staff page's path relative to /staff, as the routes below match it (they sit under the site's `/staff/*`). */
+function below(path: string): string {
+  return path.slice(STAFF_PAGES.root.length + 1);
+}
+
+/**
+ * The staff back office (issue #21), loaded lazily under `/staff/*` so /donate loads none of it: the sign-in, link and
+ * enrollment pages without a session, every other page inside the signed-in {@link StaffLayout}; `/staff` itself lands
+ * on the donations (the dashboard is a later issue). Every page carries `noindex` (the server also sends `X-Robots-Tag`)
+ * and is shown only at PUBLIC_URL's origin.
+ */
+export function StaffApp() {
+  return (
+    <RequireStaffOrigin>
+      <meta name="robots" content="noindex, nofollow" />
+      <Routes>
+        <Route index element={<Navigate to={STAFF_PAGES.donations} replace />} />
+        <Route path={below(STAFF_PAGES.signIn)} element={<PublicFrame><SignInPage /></PublicFrame>} />
+        <Route path={below(STAFF_PAGES.signInLink)} element={<PublicFrame><SignInLinkPage /></PublicFrame>} />
+        <Route path={below(STAFF_PAGES.enroll)} element={<PublicFrame><EnrollPage /></PublicFrame>} />
+        <Route path={below(STAFF_PAGES.donations)} element={<StaffLayout><DonationsPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.donation)} element={<StaffLayout><DonationPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.audit)} element={<StaffLayout><AuditPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.team)} element={<StaffLayout><TeamPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.passkeys)} element={<StaffLayout><PasskeysPage /></StaffLayout>} />
+        <Route path="*" element={<Navigate to={STAFF_PAGES.donations} replace />} />
+      </Routes>
+    </RequireStaffOrigin>
+  );
+}

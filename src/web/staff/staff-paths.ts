@@ -1,0 +1,27 @@
+import { STAFF_PAGES as SHARED_STAFF_PAGES } from '../../shared/staff/paths';
+
+/**
+ * Every page path of the staff back office (issue #21) as the router matches it: the shared STAFF_PAGES (which the
+ * server's e-mails link to), with their parameters (`:token`, `:id`), and the pages only the web app links to.
+ */
+export const STAFF_PAGES = {
+  /** The back office's start: lands on the donations for now (the dashboard is a later issue). */
+  root: SHARED_STAFF_PAGES.root,
+  /** "Sign in with a passkey" and "Email me a sign-in link". */
+  signIn: SHARED_STAFF_PAGES.signIn,
+  /** The page an e-mailed sign-in link opens: a "Sign in" button that POSTs the token (a GET consumes nothing). */
+  signInLink: `${SHARED_STAFF_PAGES.signInLinkPrefix}:token`,
+  /** The page an invitation opens: "Create a passkey". */
+  enroll: `${SHARED_STAFF_PAGES.enrollPrefix}:token`,
+  donations: SHARED_STAFF_PAGES.donations,
+  donation: `${SHARED_STAFF_PAGES.donations}/:id`,
+  audit: SHARED_STAFF_PAGES.audit,
+  team: SHARED_STAFF_PAGES.team,
+  /** The signed-in member's passkeys: list, add, remove. */
+  passkeys: `${SHARED_STAFF_PAGES.root}/passkeys`,
+} as const;
+
+/** The page of one donation: `/staff/donations/<id>`. */
+export function donationPagePath(id: string): string {
+  return `${STAFF_PAGES.donations}/${encodeURIComponent(id)}`;
+}

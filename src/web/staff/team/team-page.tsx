@@ -1,0 +1,156 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { type FormEvent, useState } from 'react';
+import type { TeamMember } from '../../../shared/staff/identity-api';
+import { ROLE_DESCRIPTIONS, STAFF_ROLES, type StaffRole } from '../../../shared/staff/roles';
+import { describeError } from '../components/describe-error';
+import { formatInstant } from '../components/format';
+import { PageError } from '../components/page-error';
+import { useStaffData } from '../components/use-staff-data';
+import { ScrollTable } from '../components/scroll-table';
+import { StaffPage } from '../components/staff-page';
+import { changeRole, fetchTeam, inviteMember, removeMember } from './team-api';
+
+/** Each role's name as the team page writes it. */
+const ROLE_NAMES: Readonly<Record<StaffRole, string>> = { viewer: 'Viewer', finance: 'Finance', admin: 'Admin' };
+
+/** A role select: the browser's own control, labelled, one option a role by its name. */
+function RoleSelect({ label, value, onChange, disabled }: { label: string; value: StaffRole; onChange: (role: StaffRole) => void; disabled?: boolean }) {
+  return (
+    <TextField select size="small" label={label} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value as StaffRole)} slotProps={{ select: { native: true } }}>
+      {STAFF_ROLES.map((role) => (
+        <option key={role} value={role}>
+          {ROLE_NAMES[role]}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
+/**
+ * `/staff/team` (issue #21, admin): invite someone (e-mail and role; the server e-mails the enrollment link), change a
+ * member's role, remove a member (after a confirmation). The server refuses the last admin removing or demoting
+ * themselves (409), which the page shows as it says it; a role change or removal ends that member's sessions at once.
+ */
+export function TeamPage() {
+  const { data: members, error: loadError, reload } = useStaffData(fetchTeam, '');
+  const [actionError, setError] = useState<string>();
+  const [status, setStatus] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<StaffRole>('viewer');
+  const [removing, setRemoving] = useState<TeamMember>();
+
+  const act = async (action: () => Promise<void>, done: string) => {
+    setBusy(true);
+    setError(undefined);
+    setStatus(undefined);
+    try {
+      await action();
+      setStatus(done);
+      reload();
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+    setBusy(false);
+  };
+  const invite = (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    void act(() => inviteMember(address, role), `Invitation sent to ${address}.`).then(() => setEmail(''));
+  };
+
+  return (
+    <StaffPage title="Team">
+      <Box component="form" onSubmit={invite} aria-label="Invite someone" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start', mb: 3 }}>
+        <TextField label="Email address" type="email" size="small" required value={email} onChange={(event) => setEmail(event.target.value)} />
+        <RoleSelect label="Role" value={role} onChange={setRole} />
+        <Button type="submit" variant="contained" disabled={busy}>
+          Invite
+        </Button>
+      </Box>
+      <Typography variant="body2" component="ul" sx={{ mb: 2, pl: 2.5 }}>
+        {STAFF_ROLES.map((each) => (
+          <li key={each}>
+            {ROLE_NAMES[each]}: {ROLE_DESCRIPTIONS[each]}
+          </li>
+        ))}
+      </Typography>
+      <PageError message={actionError ?? loadError} />
+      <Typography role="status" sx={{ mb: status ? 2 : 0, fontWeight: 600 }}>
+        {status}
+      </Typography>
+      {members && (
+        <ScrollTable label="Team members">
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                {['Email', 'Role', 'Passkeys', 'Last sign-in', 'Remove'].map((header) => (
+                  <TableCell key={header} scope="col">
+                    {header}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {members.map((member) => (
+                <TableRow key={member.id}>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email}</TableCell>
+                  <TableCell>
+                    <RoleSelect
+                      label={`Role of ${member.email}`}
+                      value={member.role}
+                      disabled={busy}
+                      onChange={(next) => void act(() => changeRole(member.id, next), `${member.email} is now ${next}.`)}
+                    />
+                  </TableCell>
+                  <TableCell>{member.passkeyCount === 0 ? 'None yet (invited)' : member.passkeyCount}</TableCell>
+                  <TableCell>{formatInstant(member.lastSignInAt)}</TableCell>
+                  <TableCell>
+                    <Button color="error" size="small" disabled={busy} onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>
+                      Remove
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </ScrollTable>
+      )}
+      {removing && (
+        <Dialog open onClose={() => setRemoving(undefined)} aria-labelledby="remove-title" aria-describedby="remove-effect">
+          <DialogTitle id="remove-title">Remove {removing.email}?</DialogTitle>
+          <DialogContent>
+            <DialogContentText id="remove-effect">They are signed out everywhere at once and can no longer sign in. Their actions stay in the audit log.</DialogContentText>
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => setRemoving(undefined)}>Cancel</Button>
+            <Button
+              color="error"
+              variant="contained"
+              onClick={() => {
+                const member = removing;
+                setRemoving(undefined);
+                void act(() => removeMember(member.id), `${member.email} was removed.`);
+              }}
+            >
+              Remove
+            </Button>
+          </DialogActions>
+        </Dialog>
+      )}
+    </StaffPage>
+  );
+}

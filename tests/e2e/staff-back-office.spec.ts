@@ -1,0 +1,296 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { STAFF_API, staffApiPath } from '../../src/shared/staff/paths';
+import { expectNoAxeViolations } from './a11y-helpers';
+import { E2E_BASE_URL } from './e2e-env';
+import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
+import { tabTo } from './keyboard-helpers';
+import { waitForMail, waitForReceipt } from './mail-helpers';
+import { expectNoHorizontalScroll } from './reflow-helpers';
+import {
+  csrfHeaders,
+  emailedStaffLink,
+  enrollFromLink,
+  MAIL_DIR,
+  openStaffBrowser,
+  operatorInvites,
+  type StaffBrowser,
+  uniqueStaffAddress,
+} from './staff-helpers';
+
+/**
+ * The staff back office end to end (issue #21), in Chromium with its own virtual authenticator for each staff member's
+ * browser (CDP), against the real server, its database and its mail folder: the operator's invitation, passkey
+ * enrollment and sign-in, the team, the donations list and one donation's actions, the audit log, and the e-mailed links.
+ * axe (WCAG 2.2 AA) runs on every staff page and dialog, and the pages are checked for reflow at 320 px.
+ */
+
+/** A donor gives $25 one-time through the form as `email`; resolves with the receipt number of the receipt e-mail. */
+async function donate(page: Page, email: string): Promise<string> {
+  await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
+  await fillDonorForm(page, { name: 'Rosita Tzul', email });
+  await page.getByRole('button', { name: 'Complete Donation of $25' }).click();
+  await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+  const receipt = await waitForReceipt(MAIL_DIR, email);
+  const receiptNumber = /(\d{4}-\d{6,})/.exec(receipt.subject ?? '')?.[1];
+  expect(receiptNumber, `a receipt number in "${receipt.subject ?? ''}"`).toBeDefined();
+  return receiptNumber ?? '';
+}
+
+/** Goes to a page of the staff navigation by its link. */
+async function openFromNav(staff: StaffBrowser, name: string): Promise<void> {
+  await staff.page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true }).click();
+  await expect(staff.page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
+/** Checks the page at 320 px wide (WCAG 1.4.10), then gives it back its width. */
+async function expectReflowAt320(staff: StaffBrowser, state: string): Promise<void> {
+  const size = staff.page.viewportSize() ?? { width: 1280, height: 900 };
+  await staff.page.setViewportSize({ width: 320, height: 800 });
+  await expectNoHorizontalScroll(staff.page, state);
+  await staff.page.setViewportSize(size);
+}
+
+/**
+ * Fails when the staff member's page logged an error or threw. `refusals`: statuses the story provoked on purpose,
+ * which the browser logs as failed loads (a session ended by an admin answers 401; a refused change 409).
+ */
+function expectNoPageErrors(staff: StaffBrowser, who: string, refusals: number[] = []): void {
+  const provoked = (error: string) => refusals.some((status) => error.includes(`status of ${status}`));
+  expect(staff.errors.filter((error) => !provoked(error)), `errors on the ${who}'s pages`).toEqual([]);
+}
+
+test.describe('staff back office', () => {
+  test('the operator invites an admin, who enrolls with a passkey, signs in again and builds the team; finance refunds part of a donation found by its receipt number with the keyboard and corrects the e-mail; the viewer cannot refund; the audit log shows who did what', async ({ browser, page: donorPage, request }) => {
+    test.setTimeout(180_000);
+    const adminEmail = uniqueStaffAddress('admin');
+    const financeEmail = uniqueStaffAddress('finance');
+    const viewerEmail = uniqueStaffAddress('viewer');
+    const donorEmail = uniqueStaffAddress('donor');
+    const correctedEmail = uniqueStaffAddress('donor-corrected');
+    const receiptNumber = await donate(donorPage, donorEmail);
+
+    // The operator invites the first admin; a mail scanner's GET and HEAD of the link consume nothing.
+    const admin = await openStaffBrowser(browser);
+    await operatorInvites(admin.page, adminEmail, 'admin');
+    const adminLink = await emailedStaffLink(adminEmail, 'staff_invitation');
+    for (const method of ['GET', 'HEAD']) {
+      const scanned = await request.fetch(adminLink, { method, headers: { accept: '*/*' } });
+      expect(scanned.status()).toBe(200);
+      expect(scanned.headers()['cache-control']).toBe('no-store');
+      expect(scanned.headers()['x-robots-tag']).toBe('noindex, nofollow');
+    }
+    await admin.page.goto(adminLink);
+    await expect(admin.page.getByText(`You were invited as ${adminEmail}`)).toBeVisible();
+    await expect(admin.page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+    await expectNoAxeViolations(admin.page, 'the enrollment page');
+    await admin.page.getByRole('button', { name: 'Create a passkey' }).click();
+    await expect(admin.page).toHaveURL(/\/staff\/donations$/);
+    await expect(admin.page.getByTestId('staff-email')).toHaveText(adminEmail);
+
+    // Signs out, and back in with the passkey alone.
+    await admin.page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(admin.page).toHaveURL(/\/staff\/sign-in$/);
+    await expectNoAxeViolations(admin.page, 'the sign-in page');
+    await admin.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(admin.page).toHaveURL(/\/staff\/donations$/);
+    await expect(admin.page.getByTestId('staff-email')).toHaveText(adminEmail);
+
+    // The admin invites a viewer and a finance member from the team page.
+    await openFromNav(admin, 'Team');
+    for (const [email, role] of [
+      [viewerEmail, 'Viewer'],
+      [financeEmail, 'Finance'],
+    ] as const) {
+      await admin.page.getByRole('textbox', { name: 'Email address' }).fill(email);
+      await admin.page.getByRole('combobox', { name: 'Role', exact: true }).selectOption({ label: role });
+      await admin.page.getByRole('button', { name: 'Invite' }).click();
+      await expect(admin.page.getByRole('status')).toHaveText(`Invitation sent to ${email}.`);
+    }
+    await expect(admin.page.getByRole('combobox', { name: `Role of ${financeEmail}` })).toHaveValue('finance');
+    await expectNoAxeViolations(admin.page, 'the team page');
+    await expectReflowAt320(admin, 'the team page');
+
+    // Finance, in a browser of their own, enrolls and finds the donation by its receipt number.
+    const finance = await openStaffBrowser(browser);
+    await enrollFromLink(finance, await emailedStaffLink(financeEmail, 'staff_invitation'), financeEmail);
+    await expect(finance.page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Team' })).toHaveCount(0);
+    await finance.page.getByRole('searchbox', { name: /^Search/ }).fill(receiptNumber);
+    await finance.page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(finance.page).toHaveURL(new RegExp(`\\?q=${receiptNumber}$`));
+    const rows = finance.page.getByRole('region', { name: 'Donations' }).getByRole('row');
+    await expect(rows).toHaveCount(2);
+    await expect(finance.page.getByRole('definition').first()).toHaveText('1');
+    await expectNoAxeViolations(finance.page, 'the donations page, filtered');
+    // "Export these rows": exactly the filtered set, in the chosen format.
+    await finance.page.getByRole('combobox', { name: 'Export format' }).selectOption('standard');
+    const download = finance.page.waitForEvent('download');
+    await finance.page.getByRole('link', { name: 'Export these rows' }).click();
+    const csv = await readFile(await (await download).path(), 'utf8');
+    expect(csv.trim().split(/\r?\n/)).toHaveLength(2);
+    expect(csv).toContain(receiptNumber);
+    // Sorting lives in the URL too: Back gives the view before it.
+    await finance.page.getByRole('button', { name: 'Amount' }).click();
+    await expect(finance.page).toHaveURL(new RegExp(`\\?q=${receiptNumber}&sort=amount$`));
+    await expect(finance.page.getByRole('columnheader', { name: 'Amount' })).toHaveAttribute('aria-sort', 'descending');
+    await finance.page.goBack();
+    await expect(finance.page).toHaveURL(new RegExp(`\\?q=${receiptNumber}$`));
+    await expect(finance.page.getByRole('searchbox', { name: /^Search/ })).toHaveValue(receiptNumber);
+    await expectReflowAt320(finance, 'the donations page');
+    await rows.nth(1).getByRole('link', { name: 'Rosita Tzul' }).click();
+    await expect(finance.page.getByRole('heading', { level: 1 })).toHaveText('Donation of $25.00 by Rosita Tzul');
+    const donationPath = new URL(finance.page.url()).pathname;
+    const donationId = donationPath.split('/').pop() ?? '';
+    await expectNoAxeViolations(finance.page, 'a donation page');
+
+    // The refund, with the keyboard alone: part of it, with a reason; the dialog says what will happen.
+    const refund = finance.page.getByRole('button', { name: 'Refund', exact: true });
+    await tabTo(finance.page, refund);
+    await finance.page.keyboard.press('Enter');
+    const dialog = finance.page.getByRole('dialog', { name: 'Refund this donation' });
+    await expect(dialog.getByRole('radio', { name: 'All that is left: $25.00' })).toBeFocused();
+    await expectNoAxeViolations(finance.page, 'the refund dialog');
+    await finance.page.keyboard.press('ArrowDown');
+    await expect(dialog.getByRole('radio', { name: 'Part of it' })).toBeChecked();
+    await tabTo(finance.page, dialog.getByRole('textbox', { name: 'Amount to refund ($)' }), 3);
+    await finance.page.keyboard.type('10');
+    await tabTo(finance.page, dialog.getByRole('textbox', { name: 'Reason' }), 3);
+    await finance.page.keyboard.type('The donor gave $10 too much by mistake');
+    await expect(dialog.getByText(`$10.00 goes back to their Visa ending 4242. $15.00 of the $25.00 donation is kept: receipt ${receiptNumber} stays valid for that amount and ${donorEmail} is e-mailed the corrected amount.`)).toBeVisible();
+    await expectNoAxeViolations(finance.page, 'the refund dialog, filled in');
+    await tabTo(finance.page, dialog.getByRole('button', { name: 'Refund $10.00' }), 4);
+    await finance.page.keyboard.press('Enter');
+    await expect(finance.page.getByRole('status')).toHaveText('Refunded $10.00.');
+    await expect(dialog).toHaveCount(0);
+    await expect(finance.page.getByText('Partially refunded', { exact: true })).toBeVisible();
+
+    // Corrects the donor's e-mail and resends the receipt: the new address receives it.
+    await finance.page.getByRole('button', { name: 'Correct the e-mail' }).click();
+    const correct = finance.page.getByRole('dialog', { name: "Correct the donor's e-mail" });
+    await correct.getByRole('textbox', { name: 'New email address' }).fill(correctedEmail);
+    await expectNoAxeViolations(finance.page, 'the e-mail correction dialog');
+    await correct.getByRole('button', { name: 'Correct and resend' }).click();
+    await expect(finance.page.getByRole('status')).toHaveText(`The e-mail address is now ${correctedEmail}. The receipt is on its way to it.`);
+    await waitForMail(MAIL_DIR, correctedEmail, 'receipt_resend');
+    await finance.page.getByRole('button', { name: 'Resend the receipt' }).click();
+    await expect(finance.page.getByRole('status')).toHaveText(`The receipt is on its way to ${correctedEmail}.`);
+    await waitForMail(MAIL_DIR, correctedEmail, 'receipt_resend', 2);
+    await expect(finance.page.getByRole('list', { name: 'Timeline' })).toContainText(financeEmail);
+    await expectReflowAt320(finance, 'a donation page');
+
+    // The viewer, at 320 px: reads the donation, has no refund action, and the API refuses their refund.
+    const viewer = await openStaffBrowser(browser, { width: 320, height: 800 });
+    await enrollFromLink(viewer, await emailedStaffLink(viewerEmail, 'staff_invitation'), viewerEmail);
+    await expectNoHorizontalScroll(viewer.page, 'the donations page at 320 px');
+    await viewer.page.goto(donationPath);
+    await expect(viewer.page.getByRole('heading', { level: 1 })).toHaveText('Donation of $25.00 by Rosita Tzul');
+    await expect(viewer.page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+    await expect(viewer.page.getByRole('button', { name: 'Resend the receipt' })).toHaveCount(0);
+    await expect(viewer.page.getByRole('button', { name: 'Correct the e-mail' })).toHaveCount(0);
+    await expectNoHorizontalScroll(viewer.page, 'a donation page at 320 px');
+    await expectNoAxeViolations(viewer.page, 'a donation page at 320 px, as a viewer');
+    const refused = await viewer.page.request.post(staffApiPath(STAFF_API.donationRefunds, donationId), {
+      headers: { ...(await csrfHeaders(viewer.context)), 'Idempotency-Key': randomUUID() },
+      data: { reason: 'A viewer tries' },
+    });
+    expect(refused.status()).toBe(403);
+    expect(await refused.json()).toMatchObject({ success: false, code: 'staff_forbidden' });
+
+    // The admin's audit log shows all of it, with who did it; its filters live in the URL.
+    await openFromNav(admin, 'Audit');
+    const audit = admin.page.getByRole('region', { name: 'Audit log' });
+    await expect(audit.getByRole('row').filter({ hasText: 'Operator (API token)' }).filter({ hasText: adminEmail }).first()).toBeVisible();
+    await expect(audit.getByRole('row').filter({ hasText: adminEmail }).filter({ hasText: viewerEmail }).first()).toBeVisible();
+    await expect(audit.getByRole('row').filter({ hasText: financeEmail }).filter({ hasText: 'The donor gave $10 too much by mistake' })).toHaveCount(1);
+    await expect(audit.getByRole('row').filter({ hasText: financeEmail }).filter({ hasText: donorEmail }).first()).toBeVisible();
+    await expectNoAxeViolations(admin.page, 'the audit page');
+    await expectReflowAt320(admin, 'the audit page');
+    await admin.page.getByRole('textbox', { name: 'Who (e-mail or operator)' }).fill(financeEmail);
+    await admin.page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(admin.page).toHaveURL(new RegExp(`\\?actor=${encodeURIComponent(financeEmail)}$`));
+    await expect(audit.getByRole('row').filter({ hasNotText: financeEmail })).toHaveCount(1); // the header row
+    await admin.page.goBack();
+    await expect(audit.getByRole('row').filter({ hasText: viewerEmail }).first()).toBeVisible();
+
+    // The team: the last admin cannot demote themselves; a role change and a removal end that member's sessions at once.
+    await openFromNav(admin, 'Team');
+    await admin.page.getByRole('combobox', { name: `Role of ${adminEmail}` }).selectOption('viewer');
+    await expect(admin.page.getByRole('alert')).toHaveText('You are the last admin. Make someone else an admin first.');
+    await expect(admin.page.getByRole('combobox', { name: `Role of ${adminEmail}` })).toHaveValue('admin');
+    await admin.page.getByRole('combobox', { name: `Role of ${financeEmail}` }).selectOption('viewer');
+    await expect(admin.page.getByRole('status')).toHaveText(`${financeEmail} is now viewer.`);
+    await admin.page.getByRole('button', { name: `Remove ${viewerEmail}` }).click();
+    await expect(admin.page.getByRole('dialog', { name: `Remove ${viewerEmail}?` })).toBeVisible();
+    await expectNoAxeViolations(admin.page, 'the removal dialog');
+    await admin.page.getByRole('dialog').getByRole('button', { name: 'Remove' }).click();
+    await expect(admin.page.getByRole('status')).toHaveText(`${viewerEmail} was removed.`);
+    for (const signedOut of [finance, viewer]) {
+      await signedOut.page.reload();
+      await expect(signedOut.page).toHaveURL(/\/staff\/sign-in\?next=/);
+    }
+
+    for (const [staff, who, refusals] of [
+      [admin, 'admin', [409]],
+      [finance, 'finance member', [401]],
+      [viewer, 'viewer', [401]],
+    ] as const) {
+      expectNoPageErrors(staff, who, [...refusals]);
+      await staff.context.close();
+    }
+  });
+
+  test('an e-mailed sign-in link survives a scanner, signs in once and asks for a passkey; a used link, an unknown invitation and the wrong address get clear pages', async ({ browser, request }) => {
+    test.setTimeout(90_000);
+    const email = uniqueStaffAddress('link');
+    const staff = await openStaffBrowser(browser);
+    await operatorInvites(staff.page, email, 'viewer');
+
+    await staff.page.goto('/staff/sign-in');
+    await staff.page.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await staff.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect(staff.page.getByRole('status')).toContainText(`If ${email} belongs to a staff member, a sign-in link is on its way.`);
+    await expectNoAxeViolations(staff.page, 'the sign-in page, link sent');
+    const link = await emailedStaffLink(email, 'staff_sign_in_link');
+    for (const method of ['GET', 'HEAD', 'GET']) expect((await request.fetch(link, { method })).status()).toBe(200);
+
+    await staff.page.goto(link);
+    await expectNoAxeViolations(staff.page, 'the sign-in link page');
+    await staff.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(staff.page).toHaveURL(/\/staff\/passkeys\?add=1$/);
+    await expect(staff.page.getByText('You signed in with an e-mailed link.')).toBeVisible();
+    await expectNoAxeViolations(staff.page, 'the passkeys page asking for a passkey');
+    await staff.page.getByRole('button', { name: 'Add a passkey' }).first().click();
+    await expect(staff.page.getByRole('status')).toHaveText('Passkey added.');
+    await expect(staff.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row')).toHaveCount(2);
+    await expect(staff.page.getByText('You signed in with an e-mailed link.')).toHaveCount(0);
+    // The only passkey cannot be removed (the account would be locked out); the page says why.
+    await staff.page.getByRole('button', { name: /^Remove passkey 1, created / }).click();
+    await expect(staff.page.getByRole('alert')).toHaveText('This is your only passkey. Add another one before removing it.');
+    await expect(staff.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row')).toHaveCount(2);
+    await expectReflowAt320(staff, 'the passkeys page');
+
+    // The same link again: refused, with a page that says why and where to go.
+    await staff.page.goto(link);
+    await staff.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(staff.page.getByRole('heading', { level: 1 })).toHaveText('This sign-in link cannot be used');
+    await expect(staff.page.getByText('The link has been used already or has expired')).toBeVisible();
+    await expectNoAxeViolations(staff.page, 'a used sign-in link');
+
+    // An invitation that does not exist (or expired, or was used): a clear page, before any passkey prompt.
+    await staff.page.goto(`/staff/enroll/${'x'.repeat(43)}`);
+    await expect(staff.page.getByRole('heading', { level: 1 })).toHaveText('This invitation cannot be used');
+    await expectNoAxeViolations(staff.page, 'an unusable invitation');
+
+    // The staff pages at another origin than PUBLIC_URL say where to open them.
+    await staff.page.goto(`${E2E_BASE_URL}/staff/sign-in`);
+    await expect(staff.page.getByRole('heading', { level: 1 })).toHaveText('Open the staff pages at their own address');
+    await expect(staff.page.getByRole('link', { name: /^http:\/\/localhost:\d+\/staff\/sign-in$/ })).toBeVisible();
+    await expectNoAxeViolations(staff.page, 'the staff pages at the wrong origin');
+
+    // NOTE: the browser reports the 409 of the refused removal and each 410 of the refused link and invitation as a failed
+    // load: that is the product working.
+    expect(staff.errors.filter((error) => !/status of (409|410)/.test(error))).toEqual([]);
+    await staff.context.close();
+  });
+});
