@@ -22,7 +22,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
-    globalSetup: ['src/server/testing/test-postgres-setup.ts'],
+    globalSetup: ['src/server/testing/test-postgres-setup.ts', 'src/server/testing/server-bundle-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
     projects: [
