@@ -10,13 +10,16 @@ export default defineConfig({
   testDir: 'tests/e2e',
   // NOTE: the test PostgreSQL server of the specs that start servers of their own (a copy of one migrated template
   // each); the shared server below runs on the embedded default in its DATA_DIR (issue #25).
-  globalSetup: './src/server/testing/test-postgres-setup.ts',
+  globalSetup: ['./src/server/testing/test-postgres-setup.ts', './src/server/testing/server-bundle-setup.ts'],
   forbidOnly: !!process.env.CI,
   retries: 0,
-  workers: 2,
+  // NOTE: four workers on two cores: a browser test spends most of its time waiting (on a CPU or network the phone
+  // stories slow down through CDP, on a server process starting, on Playwright's round trips), and two workers left
+  // the cores three-quarters idle (issue #19, decision 0066). Each test owns its data (its own donor, or its own server).
+  workers: 4,
   fullyParallel: true,
-  // NOTE: the longest stories (the keyboard-only donation, axe on four form states) take 25-35 s on
-  // this 2-core machine with two workers; every wait inside is still bounded by expect's timeout.
+  // NOTE: the longest stories (the keyboard-only donation, axe on four form states) take 25-35 s on this 2-core
+  // machine while the other workers run; every wait inside is still bounded by expect's timeout.
   timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
@@ -31,7 +34,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
   webServer: {
     // NOTE: a fresh data dir and log per run; the no-card-data test reads both.
-    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && npx tsx scripts/build-if-needed.ts && exec node --import tsx src/server/main.ts > ${E2E_LOG_FILE} 2>&1`,
+    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && node --import tsx scripts/build-if-needed.ts && exec node --import tsx src/server/main.ts > ${E2E_LOG_FILE} 2>&1`,
     url: `${E2E_BASE_URL}/api/donations/stats`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Every test file Vitest runs: next to their code (the scripts' too), the stand-ins' own tests, and the server's tests on the stand-ins. */
 const ALL_TESTS = ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/stand-ins/**/*.test.ts', 'tests/stripe/**/*.test.ts'];
@@ -7,6 +9,22 @@ const ALL_TESTS = ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/stand-ins/
  * module another file loaded first would miss the mock.
  */
 const NEEDS_FRESH_MODULES = ['src/web/**/*.test.ts', 'src/server/admin/admin.test.ts'];
+
+/** What a test file calls when it starts server processes or the SMTP test server: its tests wait on them for seconds. */
+const STARTS_SERVERS = /\b(useServerWorkspace|startServerProcess|spawnServerProcess|startSmtpTestServer)\(/;
+
+/**
+ * Vitest's order (by the durations of the last run, or on a fresh clone by file size, largest first), except that
+ * the files that start servers go first: they are the longest and spend their time waiting, so the others fill the
+ * workers around them instead of one of them running alone at the end (issue #19, decision 0066).
+ */
+class ServerFilesFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const startsServers = (file: TestSpecification) => STARTS_SERVERS.test(readFileSync(file.moduleId, 'utf8'));
+    return [...sorted.filter(startsServers), ...sorted.filter((file) => !startsServers(file))];
+  }
+}
 
 /**
  * Unit and API tests (Vitest). They sit next to their code as `*.test.ts`; the browser suite is
@@ -22,9 +40,10 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
-    globalSetup: ['src/server/testing/test-postgres-setup.ts'],
+    globalSetup: ['src/server/testing/test-postgres-setup.ts', 'src/server/testing/server-bundle-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    sequence: { sequencer: ServerFilesFirst },
     projects: [
       { extends: true, test: { name: 'fresh-modules', include: NEEDS_FRESH_MODULES } },
       { extends: true, test: { name: 'shared-modules', include: ALL_TESTS, exclude: NEEDS_FRESH_MODULES, isolate: false } },

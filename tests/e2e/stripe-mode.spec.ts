@@ -157,8 +157,8 @@ function expectNoCardNumberSentTo(site: StripeSite, cardNumber: string): void {
 }
 
 test.describe('in Stripe mode', () => {
-  // NOTE: each test starts its own server process (tsx compiling main.ts) beside the Stripe stand-in: 30-40 s of a
-  // story on this 2-core machine when two workers run; every wait inside is still bounded.
+  // NOTE: each test starts its own server process (the run's bundle of main.ts) beside the Stripe stand-in: 30-40 s of a
+  // story on this 2-core machine while the other workers run; every wait inside is still bounded.
   test.describe.configure({ timeout: 120_000 });
   test('a donor gives $50 through Stripe\'s card fields, lands on the thank-you page, and her card number never reaches our server', async ({
     page,

@@ -10,12 +10,16 @@ import { TEST_INDEX_HTML } from './test-app';
 
 /**
  * The production server (src/server/main.ts) as a child process on a free port, for tests that need a real
- * process (the SIGKILL test of issue #3) and for `npm run bench`. It runs as `node --import tsx main.ts`, the
- * way `npm start` runs it, but as ONE process, so that a SIGKILL reaches the server itself and not a wrapper.
+ * process (the SIGKILL test of issue #3) and for `npm run bench`. It runs as ONE process, so that a SIGKILL reaches
+ * the server itself and not a wrapper: `node <bundle>` in a test run whose global setup built main.ts into one module
+ * (server-bundle-setup.ts, issue #19), otherwise `node --import tsx main.ts`, the way `npm start` runs it.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const MAIN = path.join(REPO_ROOT, 'src', 'server', 'main.ts');
+/** The server's entry module. */
+export const MAIN_MODULE = path.join(REPO_ROOT, 'src', 'server', 'main.ts');
+/** Names the environment variable holding the path of the run's server bundle (see server-bundle-setup.ts). */
+export const SERVER_BUNDLE_ENV = 'TEST_SERVER_BUNDLE';
 const READY_LINE = /Donation site running at http:\/\/localhost:(\d+)/;
 
 /** A running server process. */
@@ -66,7 +70,9 @@ export type StartingServerProcess = Omit<ServerProcess, 'baseUrl' | 'stop'>;
  * a server during its start-up (issue #25).
  */
 export function spawnServerProcess(env: Record<string, string>): StartingServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const bundle = process.env[SERVER_BUNDLE_ENV];
+  // NOTE: the bundle's inline source map puts our .ts files and lines in the stack traces a failing server prints.
+  const child = spawn(process.execPath, bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', MAIN_MODULE], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerSession } from 'smtp-server';
+import { SMTPServerWithoutGreetingDelay } from './smtp-server-without-greeting-delay';
 
 /**
  * A real SMTP server for the mail tests (issue #12: "A real SMTP server in the tests (`smtp-server`, parsed with
@@ -56,7 +57,7 @@ export async function startSmtpTestServer(faults: SmtpFaults = {}): Promise<Smtp
     return smtpError('Try again later (injected fault)', 451);
   };
 
-  const server = new SMTPServer({
+  const server = new SMTPServerWithoutGreetingDelay({
     secure: false,
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
