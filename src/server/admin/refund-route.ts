@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ADMIN_ERRORS, errorAnswers, MACHINE_WRITE_ERRORS } from '../http/error-answers';
@@ -8,7 +9,7 @@ import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { PaymentGateway } from '../payments/gateway';
 import { ADMIN_DONATION_REFUND_PATH } from './paths';
-import { refundDonation, type NotRefundableReason } from './refund';
+import { refundDonation, type NotRefundableReason, type RefundOutcome } from './refund';
 
 /**
  * `POST /api/admin/donations/:id/refund` (issue #14, "Staff actions"; decision 0058): an operator refunds a donation,
@@ -71,7 +72,64 @@ export function gatewayRefusedMessage(code: string, message: string): string {
 }
 
 /** A UUID as PostgreSQL writes one: anything else names no donation (and would fail the uuid cast). */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A refund that succeeded, as refundDonation answers it. */
+type RefundedOutcome = Extract<RefundOutcome, { kind: 'refunded' }>;
+
+/** What a refund route asks of {@link answerRefund}. */
+export interface RefundAnswerPlan {
+  /** The donation to refund: the route's `:id` (any text: one that is no UUID answers 404). */
+  donationId: string;
+  /** The amount asked for, in cents; undefined for all that is left. */
+  amountCents: number | undefined;
+  /** The body field an amount over what is left is reported under (`amount` in dollars, `amountCents`). */
+  amountField: string;
+  /** Makes the refund (refundDonation, with whatever the route records alongside it). */
+  refund: (asked: { donationId: string; amountCents: number | undefined; idempotencyKey: string }) => Promise<RefundOutcome>;
+  /** The status code and body of a refund made or replayed (it may log the refund first). */
+  refunded: (outcome: RefundedOutcome) => { statusCode: number; body: unknown };
+}
+
+/**
+ * What every refund route answers (the operator's, issue #14, and the staff's, issue #21), from the request's
+ * `Idempotency-Key` header and `plan.donationId`: 400 without a valid key; 404 for an id that is no UUID or no donation;
+ * 503 with Retry-After when the outcome is unknown (retry with the same key); 409 not refundable or refused by the
+ * gateway; 400 `fieldErrors[amountField]` over what is left; 422 key reused; else `plan.refunded`'s answer, with
+ * `Idempotent-Replayed: true` on a replay.
+ */
+export async function answerRefund(request: FastifyRequest, reply: FastifyReply, plan: RefundAnswerPlan): Promise<FastifyReply> {
+  const idempotency = readIdempotencyKey(request.headers);
+  if ('invalid' in idempotency || idempotency.key === undefined) return reply.code(400).send(apiError(REFUND_IDEMPOTENCY_KEY_MESSAGE));
+  const { donationId } = plan;
+  if (!UUID_PATTERN.test(donationId)) return reply.code(404).send(apiError(DONATION_NOT_FOUND_MESSAGE));
+  const { amountCents } = plan;
+  let outcome: RefundOutcome;
+  try {
+    outcome = await plan.refund({ donationId, amountCents, idempotencyKey: idempotency.key });
+  } catch (error) {
+    request.log.error({ event: 'refund.unknown', err: error, donationId, amountCents }, 'Refund outcome unknown');
+    return reply.code(503).header('retry-after', '30').send(apiError(REFUND_OUTCOME_UNKNOWN_MESSAGE));
+  }
+  switch (outcome.kind) {
+    case 'not_found':
+      return reply.code(404).send(apiError(DONATION_NOT_FOUND_MESSAGE));
+    case 'not_refundable':
+      return reply.code(409).send(apiError(NOT_REFUNDABLE_MESSAGES[outcome.reason]));
+    case 'amount_too_large':
+      return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { [plan.amountField]: amountTooLargeMessage(outcome.remainingCents) }));
+    case 'key_reused':
+      return reply.code(422).send(apiError(REFUND_KEY_REUSED_MESSAGE));
+    case 'refused':
+      request.log.warn({ event: 'refund.refused', donationId, code: outcome.code }, 'The gateway refused a refund');
+      return reply.code(409).send(apiError(gatewayRefusedMessage(outcome.code, outcome.message)));
+    case 'refunded': {
+      if (outcome.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      const { statusCode, body } = plan.refunded(outcome);
+      return reply.code(statusCode).send(body);
+    }
+  }
+}
 
 /** What the refund route needs: the database and the gateway. */
 export interface RefundRouteOptions {
@@ -105,45 +163,26 @@ export const refundRoute: FastifyPluginAsyncZod<RefundRouteOptions> = async (app
       },
     },
     async (request, reply) => {
-      const idempotency = readIdempotencyKey(request.headers);
-      if ('invalid' in idempotency || idempotency.key === undefined) return reply.code(400).send(apiError(REFUND_IDEMPOTENCY_KEY_MESSAGE));
-      const donationId = request.params.id;
-      if (!UUID_PATTERN.test(donationId)) return reply.code(404).send(apiError(DONATION_NOT_FOUND_MESSAGE));
       const { amount } = request.body;
-      const asked = { donationId, amountCents: amount === undefined ? undefined : dollarsToCents(amount), idempotencyKey: idempotency.key };
-
-      let outcome;
-      try {
-        outcome = await refundDonation({ db, gateway }, asked);
-      } catch (error) {
-        request.log.error({ event: 'refund.unknown', err: error, donationId, amountCents: asked.amountCents }, 'Refund outcome unknown');
-        return reply.code(503).header('retry-after', '30').send(apiError(REFUND_OUTCOME_UNKNOWN_MESSAGE));
-      }
-      switch (outcome.kind) {
-        case 'not_found':
-          return reply.code(404).send(apiError(DONATION_NOT_FOUND_MESSAGE));
-        case 'not_refundable':
-          return reply.code(409).send(apiError(NOT_REFUNDABLE_MESSAGES[outcome.reason]));
-        case 'amount_too_large':
-          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { amount: amountTooLargeMessage(outcome.remainingCents) }));
-        case 'key_reused':
-          return reply.code(422).send(apiError(REFUND_KEY_REUSED_MESSAGE));
-        case 'refused':
-          request.log.warn({ event: 'refund.refused', donationId, code: outcome.code }, 'The gateway refused a refund');
-          return reply.code(409).send(apiError(gatewayRefusedMessage(outcome.code, outcome.message)));
-        case 'refunded': {
-          const { refund, donation, replayed } = outcome;
+      return answerRefund(request, reply, {
+        donationId: request.params.id,
+        amountCents: amount === undefined ? undefined : dollarsToCents(amount),
+        amountField: 'amount',
+        refund: (asked) => refundDonation({ db, gateway }, asked),
+        refunded: ({ refund, donation, replayed }) => {
           request.log.info(
-            { event: 'refund.made', donationId, refundId: refund.id, gatewayRefundId: refund.gatewayRefundId, amountCents: refund.amountCents, status: donation.status, replayed },
+            { event: 'refund.made', donationId: donation.id, refundId: refund.id, gatewayRefundId: refund.gatewayRefundId, amountCents: refund.amountCents, status: donation.status, replayed },
             replayed ? 'Refund replayed' : 'Refund made',
           );
-          if (replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-          return reply.code(200).send({
-            refund: { id: refund.id, gatewayRefundId: refund.gatewayRefundId, amount: centsToDollars(refund.amountCents), createdAt: refund.createdAt.toISOString() },
-            donation: { id: donation.id, status: donation.status, amount: centsToDollars(donation.amountCents), refunded: centsToDollars(donation.refundedCents) },
-          });
-        }
-      }
+          return {
+            statusCode: 200,
+            body: {
+              refund: { id: refund.id, gatewayRefundId: refund.gatewayRefundId, amount: centsToDollars(refund.amountCents), createdAt: refund.createdAt.toISOString() },
+              donation: { id: donation.id, status: donation.status, amount: centsToDollars(donation.amountCents), refunded: centsToDollars(donation.refundedCents) },
+            } satisfies RefundAnswer,
+          };
+        },
+      });
     },
   );
 };

@@ -15,11 +15,10 @@ import {
 import { EmptyBodySchema } from '../../shared/staff/identity-api';
 import { STAFF_API } from '../../shared/staff/paths';
 import { EXPORT_CONTENT_TYPE } from '../admin/export-routes';
-import { amountTooLargeMessage, DONATION_NOT_FOUND_MESSAGE, gatewayRefusedMessage, NOT_REFUNDABLE_MESSAGES, REFUND_IDEMPOTENCY_KEY_MESSAGE, REFUND_KEY_REUSED_MESSAGE, REFUND_OUTCOME_UNKNOWN_MESSAGE } from '../admin/refund-route';
+import { answerRefund, DONATION_NOT_FOUND_MESSAGE, UUID_PATTERN } from '../admin/refund-route';
 import type { Database } from '../db/client';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
-import { apiError, INVALID_INPUT_MESSAGE } from '../http/errors';
-import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/idempotency-key';
+import { apiError } from '../http/errors';
 import type { PaymentGateway } from '../payments/gateway';
 import type { OrganizationProfile } from '../platform/config';
 import type { Clock } from '../platform/clock';
@@ -66,8 +65,6 @@ export const RECEIPT_VOID_MESSAGE = 'The receipt of this donation is void (it wa
 
 /** A donation's id in a path: any text (one that names no donation, a non-UUID included, answers 404). */
 const DonationParamsSchema = z.object({ id: z.string().max(100) });
-/** A UUID as PostgreSQL writes one: anything else names no donation (and would fail the uuid cast). */
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What every staff read can answer besides its 200: 400 a bad query, 401, 403, 500. */
 const READ_ERRORS = { ...staffErrorAnswers(401, 403), ...errorAnswers(400, 500) };
@@ -194,44 +191,23 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
       },
     },
     async (request, reply) => {
-      const idempotency = readIdempotencyKey(request.headers);
-      if ('invalid' in idempotency || idempotency.key === undefined) return reply.code(400).send(apiError(REFUND_IDEMPOTENCY_KEY_MESSAGE));
-      const donationId = request.params.id;
-      if (!UUID_PATTERN.test(donationId)) return reply.code(404).send(apiError(DONATION_NOT_FOUND_MESSAGE));
       const { amountCents, reason } = request.body;
-      let outcome;
-      try {
-        outcome = await refundForStaff(
-          { db, gateway },
-          { donationId, amountCents, reason, idempotencyKey: idempotency.key },
-          { staffMember: signedInMember(request), requestId: request.id },
-        );
-      } catch (error) {
-        request.log.error({ event: 'refund.unknown', err: error, donationId, amountCents }, 'Refund outcome unknown');
-        return reply.code(503).header('retry-after', '30').send(apiError(REFUND_OUTCOME_UNKNOWN_MESSAGE));
-      }
-      switch (outcome.kind) {
-        case 'not_found':
-          return reply.code(404).send(apiError(DONATION_NOT_FOUND_MESSAGE));
-        case 'not_refundable':
-          return reply.code(409).send(apiError(NOT_REFUNDABLE_MESSAGES[outcome.reason]));
-        case 'amount_too_large':
-          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { amountCents: amountTooLargeMessage(outcome.remainingCents) }));
-        case 'key_reused':
-          return reply.code(422).send(apiError(REFUND_KEY_REUSED_MESSAGE));
-        case 'refused':
-          request.log.warn({ event: 'refund.refused', donationId, code: outcome.code }, 'The gateway refused a refund');
-          return reply.code(409).send(apiError(gatewayRefusedMessage(outcome.code, outcome.message)));
-        case 'refunded': {
-          const { refund, donation, replayed } = outcome;
-          request.log.info({ event: 'refund.made', by: 'staff', donationId, refundId: refund.id, amountCents: refund.amountCents, replayed }, replayed ? 'Refund replayed' : 'Refund made');
-          if (replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
-          return reply.code(201).send({
-            refund: { id: refund.id, amountCents: refund.amountCents, gatewayRefundId: refund.gatewayRefundId, createdAt: refund.createdAt.toISOString() },
-            donation: { id: donation.id, status: staffStatusOf(donation), amountCents: donation.amountCents, refundedCents: donation.refundedCents },
-          });
-        }
-      }
+      return answerRefund(request, reply, {
+        donationId: request.params.id,
+        amountCents,
+        amountField: 'amountCents',
+        refund: (asked) => refundForStaff({ db, gateway }, { ...asked, reason }, { staffMember: signedInMember(request), requestId: request.id }),
+        refunded: ({ refund, donation, replayed }) => {
+          request.log.info({ event: 'refund.made', by: 'staff', donationId: donation.id, refundId: refund.id, amountCents: refund.amountCents, replayed }, replayed ? 'Refund replayed' : 'Refund made');
+          return {
+            statusCode: 201,
+            body: {
+              refund: { id: refund.id, amountCents: refund.amountCents, gatewayRefundId: refund.gatewayRefundId, createdAt: refund.createdAt.toISOString() },
+              donation: { id: donation.id, status: staffStatusOf(donation), amountCents: donation.amountCents, refundedCents: donation.refundedCents },
+            },
+          };
+        },
+      });
     },
   );
 
