@@ -5,7 +5,7 @@ import { STAFF_API, staffApiPath } from '../../src/shared/staff/paths';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { E2E_BASE_URL } from './e2e-env';
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
-import { tabTo } from './keyboard-helpers';
+import { expectFocusVisible, tabTo } from './keyboard-helpers';
 import { waitForMail, waitForReceipt } from './mail-helpers';
 import { expectNoHorizontalScroll } from './reflow-helpers';
 import {
@@ -269,6 +269,27 @@ test.describe('staff back office', () => {
     await expect(staff.page.getByRole('alert')).toHaveText('This is your only passkey. Add another one before removing it.');
     await expect(staff.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row')).toHaveCount(2);
     await expectReflowAt320(staff, 'the passkeys page');
+    // The navigation at 320 px with the keyboard alone: it lists what a viewer may open; the keyboard reaches it, Enter follows it.
+    await staff.page.setViewportSize({ width: 320, height: 800 });
+    const nav = staff.page.getByRole('navigation', { name: 'Staff' });
+    await expect(nav.getByRole('link')).toHaveText(['Donations', 'Passkeys']);
+    await expect(nav.getByRole('link', { name: 'Passkeys' })).toHaveAttribute('aria-current', 'page');
+    // From the page's heading, Shift+Tab goes back up into the navigation, each stop with a visible focus.
+    await staff.page.getByRole('heading', { level: 1 }).focus();
+    const donationsLink = nav.getByRole('link', { name: 'Donations' });
+    for (let presses = 0; presses < 4 && !(await donationsLink.evaluate((link) => link === document.activeElement)); presses += 1) {
+      await staff.page.keyboard.press('Shift+Tab');
+      await expectFocusVisible(staff.page);
+    }
+    await expect(donationsLink).toBeFocused();
+    await staff.page.keyboard.press('Enter');
+    await expect(staff.page).toHaveURL(/\/staff\/donations$/);
+    await expect(staff.page.getByTestId('staff-email')).toBeVisible();
+    await expect(staff.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(staff.page.getByRole('region', { name: 'Donations' })).toBeVisible();
+    await expect(staff.page.getByRole('link', { name: 'Export these rows' })).toHaveCount(0);
+    await expectNoHorizontalScroll(staff.page, 'the donations page of a viewer at 320 px');
+    await staff.page.setViewportSize({ width: 1280, height: 900 });
 
     // The same link again: refused, with a page that says why and where to go.
     await staff.page.goto(link);
