@@ -12,6 +12,12 @@ export const E2E_BASE_URL = `http://127.0.0.1:${E2E_PORT}`;
  * a host name as relying party id; http://localhost is both, 127.0.0.1 is no valid RP ID.
  */
 export const E2E_STAFF_BASE_URL = `http://localhost:${E2E_PORT}`;
+/**
+ * Port of the staff story that runs a server of its own (it ages the staff rows of its own database; issue #21):
+ * E2E_PORT + 1. NOTE: fixed, not the system's choice: that server's PUBLIC_URL (the passkeys' relying party and the
+ * origin they are checked against) must name its port before it starts.
+ */
+export const E2E_OWN_STAFF_SERVER_PORT = E2E_PORT + 1;
 /** Scratch folder of one end-to-end run: the server's database and log (one per port). */
 export const E2E_WORK_DIR = join(process.cwd(), '.tmp', E2E_PORT === 3100 ? 'e2e' : `e2e-${E2E_PORT}`);
 /** The embedded database of the end-to-end server (`DATA_DIR`). */

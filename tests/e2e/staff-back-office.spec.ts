@@ -1,14 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
+import { and, eq, isNull, sql, type Column } from 'drizzle-orm';
+import { IDEMPOTENCY_KEY_HEADER } from '../../src/shared/api';
 import { STAFF_API, staffApiPath } from '../../src/shared/staff/paths';
+import { donationRefunds, donations, staffLinks, staffMembers, staffSessions } from '../../src/server/db/schema';
+import { PASSKEY_SIGN_IN_FAILED_MESSAGE } from '../../src/server/staff/sign-in-routes';
+import { startServerProcess, type ServerProcess } from '../../src/server/testing/server-process';
+import { openTestDatabase, type TestDatabase } from '../../src/server/testing/test-database';
 import { expectNoAxeViolations } from './a11y-helpers';
-import { E2E_BASE_URL } from './e2e-env';
+import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_OWN_STAFF_SERVER_PORT } from './e2e-env';
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
-import { tabTo } from './keyboard-helpers';
+import { expectFocusVisible, tabTo } from './keyboard-helpers';
 import { waitForMail, waitForReceipt } from './mail-helpers';
 import { expectNoHorizontalScroll } from './reflow-helpers';
 import {
+  askForSignInLink,
   csrfHeaders,
   emailedStaffLink,
   enrollFromLink,
@@ -26,13 +35,16 @@ import {
  * axe (WCAG 2.2 AA) runs on every staff page and dialog, and the pages are checked for reflow at 320 px.
  */
 
-/** A donor gives $25 one-time through the form as `email`; resolves with the receipt number of the receipt e-mail. */
-async function donate(page: Page, email: string): Promise<string> {
+/**
+ * A donor gives $25 one-time through the form as `email`; resolves with the receipt number of the receipt e-mail, read
+ * from `mailDir` (default: the e2e server's).
+ */
+async function donate(page: Page, email: string, mailDir = MAIL_DIR): Promise<string> {
   await chooseDonation(page, { frequency: 'one-time', cause: 'research-science' });
   await fillDonorForm(page, { name: 'Rosita Tzul', email });
   await page.getByRole('button', { name: 'Complete Donation of $25' }).click();
   await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
-  const receipt = await waitForReceipt(MAIL_DIR, email);
+  const receipt = await waitForReceipt(mailDir, email);
   const receiptNumber = /(\d{4}-\d{6,})/.exec(receipt.subject ?? '')?.[1];
   expect(receiptNumber, `a receipt number in "${receipt.subject ?? ''}"`).toBeDefined();
   return receiptNumber ?? '';
@@ -60,6 +72,63 @@ function expectNoPageErrors(staff: StaffBrowser, who: string, refusals: number[]
   const provoked = (error: string) => refusals.some((status) => error.includes(`status of ${status}`));
   expect(staff.errors.filter((error) => !provoked(error)), `errors on the ${who}'s pages`).toEqual([]);
 }
+
+/** A server of one story's own (its process, database and mail folder), for what the shared server cannot show. */
+interface OwnStaffServer {
+  server: ServerProcess;
+  /** Its staff origin and PUBLIC_URL, `http://localhost:<E2E_OWN_STAFF_SERVER_PORT>`. */
+  baseUrl: string;
+  /** Its MAIL_DIR, where it writes its e-mails. */
+  mailDir: string;
+  /** Its database, where the story ages staff rows. */
+  database: TestDatabase;
+}
+
+/**
+ * `test` with `staffServer`: the production server as a process of its own, on a test database of its own (a copy of
+ * the run's migrated template) and a DATA_DIR of its own, with the e2e ADMIN_TOKEN and PUBLIC_URL at its own port; the
+ * pages' `baseURL` is its staff origin. The shared e2e server runs on the system clock, which no test can move; here
+ * the story makes time pass for a link or a session by moving that row's instants back with SQL (test data, the API
+ * untouched). Stopped, its folder removed and its database dropped after the story.
+ */
+const ownServerTest = test.extend<{ staffServer: OwnStaffServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
+  staffServer: async ({}, use, testInfo) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'donation-staff-'));
+    const database = await openTestDatabase();
+    const baseUrl = `http://localhost:${E2E_OWN_STAFF_SERVER_PORT}`;
+    try {
+      const server = await startServerProcess({
+        DATA_DIR: dataDir,
+        DATABASE_URL: database.url,
+        NODE_ENV: 'test',
+        RATE_LIMITS: 'off',
+        LOG_LEVEL: 'info',
+        WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+        PORT: String(E2E_OWN_STAFF_SERVER_PORT),
+        PUBLIC_URL: baseUrl,
+        ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      });
+      try {
+        await use({ server, baseUrl, mailDir: join(dataDir, 'mail'), database });
+      } finally {
+        await server.stop();
+        if (testInfo.status !== testInfo.expectedStatus) {
+          await testInfo.attach('staff-server.log', { body: [...server.lines, ...server.stderrLines].join('\n'), contentType: 'text/plain' });
+        }
+      }
+    } finally {
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  baseURL: async ({ staffServer }, use) => {
+    await use(staffServer.baseUrl);
+  },
+});
+
+/** `column` 16 minutes earlier: past the 15 minutes of a sign-in link and of a passkey sign-in for refunds (issue #21). */
+const sixteenMinutesEarlier = (column: Column) => sql`${column} - interval '16 minutes'`;
 
 test.describe('staff back office', () => {
   test('the operator invites an admin, who enrolls with a passkey, signs in again and builds the team; finance refunds part of a donation found by its receipt number with the keyboard and corrects the e-mail; the viewer cannot refund; the audit log shows who did what', async ({ browser, page: donorPage, request }) => {
@@ -246,10 +315,7 @@ test.describe('staff back office', () => {
     const staff = await openStaffBrowser(browser);
     await operatorInvites(staff.page, email, 'viewer');
 
-    await staff.page.goto('/staff/sign-in');
-    await staff.page.getByRole('textbox', { name: 'Email address' }).fill(email);
-    await staff.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-    await expect(staff.page.getByRole('status')).toContainText(`If ${email} belongs to a staff member, a sign-in link is on its way.`);
+    await askForSignInLink(staff, email);
     await expectNoAxeViolations(staff.page, 'the sign-in page, link sent');
     const link = await emailedStaffLink(email, 'staff_sign_in_link');
     for (const method of ['GET', 'HEAD', 'GET']) expect((await request.fetch(link, { method })).status()).toBe(200);
@@ -269,6 +335,27 @@ test.describe('staff back office', () => {
     await expect(staff.page.getByRole('alert')).toHaveText('This is your only passkey. Add another one before removing it.');
     await expect(staff.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row')).toHaveCount(2);
     await expectReflowAt320(staff, 'the passkeys page');
+    // The navigation at 320 px with the keyboard alone: it lists what a viewer may open; the keyboard reaches it, Enter follows it.
+    await staff.page.setViewportSize({ width: 320, height: 800 });
+    const nav = staff.page.getByRole('navigation', { name: 'Staff' });
+    await expect(nav.getByRole('link')).toHaveText(['Donations', 'Passkeys']);
+    await expect(nav.getByRole('link', { name: 'Passkeys' })).toHaveAttribute('aria-current', 'page');
+    // From the page's heading, Shift+Tab goes back up into the navigation, each stop with a visible focus.
+    await staff.page.getByRole('heading', { level: 1 }).focus();
+    const donationsLink = nav.getByRole('link', { name: 'Donations' });
+    for (let presses = 0; presses < 4 && !(await donationsLink.evaluate((link) => link === document.activeElement)); presses += 1) {
+      await staff.page.keyboard.press('Shift+Tab');
+      await expectFocusVisible(staff.page);
+    }
+    await expect(donationsLink).toBeFocused();
+    await staff.page.keyboard.press('Enter');
+    await expect(staff.page).toHaveURL(/\/staff\/donations$/);
+    await expect(staff.page.getByTestId('staff-email')).toBeVisible();
+    await expect(staff.page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(staff.page.getByRole('region', { name: 'Donations' })).toBeVisible();
+    await expect(staff.page.getByRole('link', { name: 'Export these rows' })).toHaveCount(0);
+    await expectNoHorizontalScroll(staff.page, 'the donations page of a viewer at 320 px');
+    await staff.page.setViewportSize({ width: 1280, height: 900 });
 
     // The same link again: refused, with a page that says why and where to go.
     await staff.page.goto(link);
@@ -292,5 +379,102 @@ test.describe('staff back office', () => {
     // load: that is the product working.
     expect(staff.errors.filter((error) => !/status of (409|410)/.test(error))).toEqual([]);
     await staff.context.close();
+  });
+
+  ownServerTest('a finance member with a passkey on two devices: an expired sign-in link gets a clear page; a refund 16 minutes after the last passkey sign-in asks for the passkey, then refunds once; a removed passkey is gone from the list and signs no one in', async ({ browser, page: donorPage, staffServer }) => {
+    test.setTimeout(150_000);
+    const { db } = staffServer.database;
+    const email = uniqueStaffAddress('finance-two-devices');
+    const donorEmail = uniqueStaffAddress('donor-refunded');
+    const receiptNumber = await donate(donorPage, donorEmail, staffServer.mailDir);
+    const linkTo = (kind: 'staff_invitation' | 'staff_sign_in_link', count = 1) => emailedStaffLink(email, kind, count, staffServer.mailDir);
+
+    // The laptop: invited by the operator, enrolls its passkey.
+    const laptop = await openStaffBrowser(browser, undefined, staffServer.baseUrl);
+    await operatorInvites(laptop.page, email, 'finance');
+    await enrollFromLink(laptop, await linkTo('staff_invitation'), email);
+    const [member] = await db.select({ id: staffMembers.id }).from(staffMembers).where(eq(staffMembers.email, email));
+    const memberId = member?.id ?? '';
+
+    // The phone asks for a sign-in link and opens it after its 15 minutes: refused, with a page that says why and where to go.
+    const phone = await openStaffBrowser(browser, undefined, staffServer.baseUrl);
+    await askForSignInLink(phone, email);
+    const expiredLink = await linkTo('staff_sign_in_link');
+    const aged = await db
+      .update(staffLinks)
+      .set({ createdAt: sixteenMinutesEarlier(staffLinks.createdAt), expiresAt: sixteenMinutesEarlier(staffLinks.expiresAt) })
+      .where(and(eq(staffLinks.staffId, memberId), eq(staffLinks.purpose, 'sign_in')))
+      .returning({ id: staffLinks.id });
+    expect(aged).toHaveLength(1);
+    await phone.page.goto(expiredLink);
+    await phone.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(phone.page.getByRole('heading', { level: 1 })).toHaveText('This sign-in link cannot be used');
+    await expect(phone.page.getByText('The link has been used already or has expired: each link works once, within 15 minutes.')).toBeVisible();
+    await expectNoAxeViolations(phone.page, 'an expired sign-in link');
+    await phone.page.getByRole('link', { name: 'Go to the sign-in page' }).click();
+    await expect(phone.page).toHaveURL(/\/staff\/sign-in$/);
+    // A new link works, and the phone adds a passkey of its own: the member now holds two.
+    await askForSignInLink(phone, email);
+    await phone.page.goto(await linkTo('staff_sign_in_link', 2));
+    await phone.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(phone.page).toHaveURL(/\/staff\/donations$/);
+    await openFromNav(phone, 'Passkeys');
+    await phone.page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(phone.page.getByRole('status')).toHaveText('Passkey added.');
+    const phonePasskeys = phone.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row');
+    await expect(phonePasskeys).toHaveCount(3); // the header row and two passkeys
+
+    // The laptop's last passkey sign-in is 16 minutes old: the refund dialog asks for the passkey, then refunds, once.
+    const renewed = await db
+      .update(staffSessions)
+      .set({ strongAuthAt: sixteenMinutesEarlier(staffSessions.strongAuthAt) })
+      .where(and(eq(staffSessions.staffId, memberId), isNull(staffSessions.endedAt)))
+      .returning({ id: staffSessions.id });
+    expect(renewed).toHaveLength(2); // the laptop's session and the phone's
+    await laptop.page.goto(`/staff/donations?q=${receiptNumber}`);
+    await laptop.page.getByRole('region', { name: 'Donations' }).getByRole('link', { name: 'Rosita Tzul' }).click();
+    await expect(laptop.page.getByRole('heading', { level: 1 })).toHaveText('Donation of $25.00 by Rosita Tzul');
+    const refundKeys: string[] = [];
+    laptop.page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/refunds')) refundKeys.push(request.headers()[IDEMPOTENCY_KEY_HEADER.toLowerCase()] ?? '');
+    });
+    await laptop.page.getByRole('button', { name: 'Refund', exact: true }).click();
+    const dialog = laptop.page.getByRole('dialog', { name: 'Refund this donation' });
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('The donor asked for all of it back');
+    await dialog.getByRole('button', { name: 'Refund $25.00' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Refunds need a passkey sign-in within the last 15 minutes. Confirm it is you with your passkey; the refund is then sent.',
+    );
+    await expectNoAxeViolations(laptop.page, 'the refund dialog asking for the passkey');
+    await dialog.getByRole('button', { name: 'Confirm with your passkey and refund' }).click();
+    await expect(laptop.page.getByRole('status')).toHaveText('Refunded $25.00.');
+    await expect(dialog).toHaveCount(0);
+    await expect(laptop.page.locator('dt', { hasText: /^Status$/ }).locator('+ dd')).toHaveText('Refunded');
+    await expect(laptop.page.locator('dt', { hasText: /^Kept$/ }).locator('+ dd')).toHaveText('$0.00');
+    await expect(laptop.page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
+    expect(refundKeys, 'the refund refused for its old sign-in, then sent again with the same Idempotency-Key').toHaveLength(2);
+    expect(new Set(refundKeys).size).toBe(1);
+    const [donation] = await db.select({ id: donations.id }).from(donations).where(eq(donations.donorEmail, donorEmail));
+    expect(await db.select().from(donationRefunds).where(eq(donationRefunds.donationId, donation?.id ?? ''))).toHaveLength(1);
+
+    // The laptop removes the phone's passkey (the second): gone from the list; the phone can no longer sign in with it.
+    await openFromNav(laptop, 'Passkeys');
+    const laptopPasskeys = laptop.page.getByRole('region', { name: 'Your passkeys' }).getByRole('row');
+    await expect(laptopPasskeys).toHaveCount(3);
+    await laptop.page.getByRole('button', { name: /^Remove passkey 2, created / }).click();
+    await expect(laptop.page.getByRole('status')).toHaveText('Passkey removed.');
+    await expect(laptopPasskeys).toHaveCount(2);
+    await expect(laptop.page.getByRole('button', { name: /^Remove passkey 2, / })).toHaveCount(0);
+    await phone.page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(phone.page).toHaveURL(/\/staff\/sign-in$/);
+    await phone.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await expect(phone.page.getByRole('alert')).toHaveText(PASSKEY_SIGN_IN_FAILED_MESSAGE);
+    await expect(phone.page).toHaveURL(/\/staff\/sign-in$/);
+
+    // NOTE: the refund refused for its old sign-in (403), the expired link (410) and the removed passkey (401) are
+    // failed loads in the browser's log: that is the product working.
+    expectNoPageErrors(laptop, 'laptop', [403]);
+    expectNoPageErrors(phone, 'phone', [410, 401]);
+    for (const staff of [laptop, phone]) await staff.context.close();
   });
 });

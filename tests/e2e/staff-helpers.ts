@@ -29,12 +29,13 @@ export interface StaffBrowser {
 }
 
 /**
- * Opens a context of its own at the staff origin (cookies apart from everyone else's) with one page, on which
- * Chromium's virtual authenticator is enabled: CTAP2, internal (a platform authenticator), resident keys (discoverable
- * credentials), user verification that succeeds, as the issue asks.
+ * Opens a context of its own at the staff origin `baseURL` (default: the e2e server's PUBLIC_URL; cookies apart from
+ * everyone else's) with one page, on which Chromium's virtual authenticator is enabled: CTAP2, internal (a platform
+ * authenticator), resident keys (discoverable credentials), user verification that succeeds, as the issue asks. Each
+ * context is one device: its authenticator holds the passkeys created in it, and only those.
  */
-export async function openStaffBrowser(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<StaffBrowser> {
-  const context = await browser.newContext({ baseURL: E2E_STAFF_BASE_URL, viewport });
+export async function openStaffBrowser(browser: Browser, viewport = { width: 1280, height: 900 }, baseURL = E2E_STAFF_BASE_URL): Promise<StaffBrowser> {
+  const context = await browser.newContext({ baseURL, viewport });
   const page = await context.newPage();
   const errors = recordPageErrors(page);
   const cdp = await context.newCDPSession(page);
@@ -53,10 +54,15 @@ export async function operatorInvites(page: Page, email: string, role: StaffRole
 
 /**
  * The path (`/staff/enroll/<token>` or `/staff/sign-in/<token>`) of the link in the `count`-th message of `kind`
- * (`staff_invitation`, `staff_sign_in_link`) to `address`, waiting for it to arrive.
+ * (`staff_invitation`, `staff_sign_in_link`) to `address` in `mailDir` (default: the e2e server's), waiting for it to arrive.
  */
-export async function emailedStaffLink(address: string, kind: 'staff_invitation' | 'staff_sign_in_link', count = 1): Promise<string> {
-  const mail = await waitForMail(MAIL_DIR, address, kind, count);
+export async function emailedStaffLink(
+  address: string,
+  kind: 'staff_invitation' | 'staff_sign_in_link',
+  count = 1,
+  mailDir = MAIL_DIR,
+): Promise<string> {
+  const mail = await waitForMail(mailDir, address, kind, count);
   const path = /https?:\/\/[^\s/]+(\/staff\/(?:enroll|sign-in)\/[\w-]+)/.exec(mail.text ?? '')?.[1];
   expect(path, `a staff link in the ${kind} e-mail to ${address}`).toBeDefined();
   return path ?? '';
@@ -79,4 +85,15 @@ export async function enrollFromLink(staff: StaffBrowser, link: string, email: s
   await staff.page.getByRole('button', { name: 'Create a passkey' }).click();
   await expect(staff.page).toHaveURL(/\/staff\/donations$/);
   await expect(staff.page.getByTestId('staff-email')).toHaveText(email);
+}
+
+/**
+ * "Email me a sign-in link" on `/staff/sign-in` in `staff`'s browser for `email`; waits for the page's answer (the same
+ * for every address). The link itself: {@link emailedStaffLink} with `staff_sign_in_link`.
+ */
+export async function askForSignInLink(staff: StaffBrowser, email: string): Promise<void> {
+  await staff.page.goto('/staff/sign-in');
+  await staff.page.getByRole('textbox', { name: 'Email address' }).fill(email);
+  await staff.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(staff.page.getByRole('status')).toContainText(`If ${email} belongs to a staff member, a sign-in link is on its way.`);
 }
