@@ -1,9 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
@@ -13,7 +10,7 @@ import type { AuditRow } from '../../../shared/staff/identity-api';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { useStaffData } from '../components/use-staff-data';
-import { ScrollTable } from '../components/scroll-table';
+import { HeadedTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { donationPagePath, STAFF_PAGES } from '../staff-paths';
@@ -106,38 +103,25 @@ export function AuditPage() {
       <PageError message={error} />
       {data && (
         <>
-          <ScrollTable label="Audit log">
-            <Table size="small">
-              <TableHead>
-                <TableRow>
-                  {['When', 'Who', 'What', 'Record', 'Details'].map((header) => (
-                    <TableCell key={header} scope="col">
-                      {header}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.rows.map((row) => (
-                  <TableRow key={row.id}>
-                    <TableCell>{formatInstant(row.at)}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>{actorOf(row)}</TableCell>
-                    <TableCell>{row.action}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere' }}>
-                      {row.subjectType === 'donation' && row.subjectId ? (
-                        <StaffLink to={donationPagePath(row.subjectId)}>Donation {row.subjectId.slice(0, 8)}</StaffLink>
-                      ) : row.subjectId ? (
-                        `${row.subjectType ?? ''} ${row.subjectId}`
-                      ) : (
-                        '—'
-                      )}
-                    </TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere', minWidth: '12rem' }}>{detailsOf(row)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </ScrollTable>
+          <HeadedTable label="Audit log" headers={['When', 'Who', 'What', 'Record', 'Details']}>
+            {data.rows.map((row) => (
+              <TableRow key={row.id}>
+                <TableCell>{formatInstant(row.at)}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>{actorOf(row)}</TableCell>
+                <TableCell>{row.action}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                  {row.subjectType === 'donation' && row.subjectId ? (
+                    <StaffLink to={donationPagePath(row.subjectId)}>Donation {row.subjectId.slice(0, 8)}</StaffLink>
+                  ) : row.subjectId ? (
+                    `${row.subjectType ?? ''} ${row.subjectId}`
+                  ) : (
+                    '—'
+                  )}
+                </TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: '12rem' }}>{detailsOf(row)}</TableCell>
+              </TableRow>
+            ))}
+          </HeadedTable>
           <TablePagination
             component="div"
             count={data.total}

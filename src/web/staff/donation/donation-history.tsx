@@ -1,12 +1,9 @@
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
-import { ScrollTable } from '../components/scroll-table';
+import { HeadedTable } from '../components/scroll-table';
 
 /** The e-mail states in words (issue #21: queued, sent, retrying, failed). */
 const MAIL_STATE_LABELS: Record<StaffDonationDetail['emails'][number]['state'], string> = {
@@ -49,59 +46,33 @@ export function DonationHistory({ detail }: { detail: StaffDonationDetail }) {
       {detail.emails.length === 0 ? (
         <Typography>No e-mails about this donation.</Typography>
       ) : (
-        <ScrollTable label="E-mails">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                {['Queued', 'Kind', 'To', 'State', 'Attempts', 'Last error'].map((header) => (
-                  <TableCell key={header} scope="col">
-                    {header}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {detail.emails.map((email) => (
-                <TableRow key={email.id}>
-                  <TableCell>{formatInstant(email.createdAt)}</TableCell>
-                  <TableCell>{email.kind.replaceAll('_', ' ')}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{email.recipient}</TableCell>
-                  <TableCell>{MAIL_STATE_LABELS[email.state]}</TableCell>
-                  <TableCell>{email.attempts}</TableCell>
-                  <TableCell>{email.lastError ?? '—'}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </ScrollTable>
+        <HeadedTable label="E-mails" headers={['Queued', 'Kind', 'To', 'State', 'Attempts', 'Last error']}>
+          {detail.emails.map((email) => (
+            <TableRow key={email.id}>
+              <TableCell>{formatInstant(email.createdAt)}</TableCell>
+              <TableCell>{email.kind.replaceAll('_', ' ')}</TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{email.recipient}</TableCell>
+              <TableCell>{MAIL_STATE_LABELS[email.state]}</TableCell>
+              <TableCell>{email.attempts}</TableCell>
+              <TableCell>{email.lastError ?? '—'}</TableCell>
+            </TableRow>
+          ))}
+        </HeadedTable>
       )}
 
       <SectionHeading>Refunds</SectionHeading>
       {detail.refunds.length === 0 ? (
         <Typography>No refunds.</Typography>
       ) : (
-        <ScrollTable label="Refunds">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                {['When', 'Amount', 'Gateway refund id'].map((header) => (
-                  <TableCell key={header} scope="col">
-                    {header}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {detail.refunds.map((refund) => (
-                <TableRow key={refund.id}>
-                  <TableCell>{formatInstant(refund.createdAt)}</TableCell>
-                  <TableCell>{formatCents(refund.amountCents)}</TableCell>
-                  <TableCell>{refund.gatewayRefundId}</TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </ScrollTable>
+        <HeadedTable label="Refunds" headers={['When', 'Amount', 'Gateway refund id']}>
+          {detail.refunds.map((refund) => (
+            <TableRow key={refund.id}>
+              <TableCell>{formatInstant(refund.createdAt)}</TableCell>
+              <TableCell>{formatCents(refund.amountCents)}</TableCell>
+              <TableCell>{refund.gatewayRefundId}</TableCell>
+            </TableRow>
+          ))}
+        </HeadedTable>
       )}
     </>
   );

@@ -5,21 +5,18 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import type { TeamMember } from '../../../shared/staff/identity-api';
 import { ROLE_DESCRIPTIONS, STAFF_ROLES, type StaffRole } from '../../../shared/staff/roles';
-import { describeError } from '../components/describe-error';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { useStaffData } from '../components/use-staff-data';
-import { ScrollTable } from '../components/scroll-table';
+import { HeadedTable } from '../components/scroll-table';
+import { useStaffAction } from '../components/use-staff-action';
 import { StaffPage } from '../components/staff-page';
 import { changeRole, fetchTeam, inviteMember, removeMember } from './team-api';
 
@@ -46,26 +43,11 @@ function RoleSelect({ label, value, onChange, disabled }: { label: string; value
  */
 export function TeamPage() {
   const { data: members, error: loadError, reload } = useStaffData(fetchTeam, '');
-  const [actionError, setError] = useState<string>();
-  const [status, setStatus] = useState<string>();
-  const [busy, setBusy] = useState(false);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<StaffRole>('viewer');
   const [removing, setRemoving] = useState<TeamMember>();
 
-  const act = async (action: () => Promise<void>, done: string) => {
-    setBusy(true);
-    setError(undefined);
-    setStatus(undefined);
-    try {
-      await action();
-      setStatus(done);
-      reload();
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-    setBusy(false);
-  };
+  const { busy, actionError, status, act } = useStaffAction(reload);
   const invite = (event: FormEvent) => {
     event.preventDefault();
     const address = email.trim();
@@ -93,41 +75,28 @@ export function TeamPage() {
         {status}
       </Typography>
       {members && (
-        <ScrollTable label="Team members">
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                {['Email', 'Role', 'Passkeys', 'Last sign-in', 'Remove'].map((header) => (
-                  <TableCell key={header} scope="col">
-                    {header}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {members.map((member) => (
-                <TableRow key={member.id}>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email}</TableCell>
-                  <TableCell>
-                    <RoleSelect
-                      label={`Role of ${member.email}`}
-                      value={member.role}
-                      disabled={busy}
-                      onChange={(next) => void act(() => changeRole(member.id, next), `${member.email} is now ${next}.`)}
-                    />
-                  </TableCell>
-                  <TableCell>{member.passkeyCount === 0 ? 'None yet (invited)' : member.passkeyCount}</TableCell>
-                  <TableCell>{formatInstant(member.lastSignInAt)}</TableCell>
-                  <TableCell>
-                    <Button color="error" size="small" disabled={busy} onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>
-                      Remove
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </ScrollTable>
+        <HeadedTable label="Team members" headers={['Email', 'Role', 'Passkeys', 'Last sign-in', 'Remove']}>
+          {members.map((member) => (
+            <TableRow key={member.id}>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email}</TableCell>
+              <TableCell>
+                <RoleSelect
+                  label={`Role of ${member.email}`}
+                  value={member.role}
+                  disabled={busy}
+                  onChange={(next) => void act(() => changeRole(member.id, next), `${member.email} is now ${next}.`)}
+                />
+              </TableCell>
+              <TableCell>{member.passkeyCount === 0 ? 'None yet (invited)' : member.passkeyCount}</TableCell>
+              <TableCell>{formatInstant(member.lastSignInAt)}</TableCell>
+              <TableCell>
+                <Button color="error" size="small" disabled={busy} onClick={() => setRemoving(member)} aria-label={`Remove ${member.email}`}>
+                  Remove
+                </Button>
+              </TableCell>
+            </TableRow>
+          ))}
+        </HeadedTable>
       )}
       {removing && (
         <Dialog open onClose={() => setRemoving(undefined)} aria-labelledby="remove-title" aria-describedby="remove-effect">
