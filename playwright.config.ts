@@ -13,10 +13,9 @@ export default defineConfig({
   globalSetup: ['./src/server/testing/test-postgres-setup.ts', './src/server/testing/server-bundle-setup.ts'],
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // NOTE: four workers on two cores: a browser test spends most of its time waiting (on a CPU or network the phone
-  // stories slow down through CDP, on a server process starting, on Playwright's round trips), and two workers left
-  // the cores three-quarters idle (issue #19, decision 0066). Each test owns its data (its own donor, or its own server).
-  workers: 4,
+  // NOTE: two workers on two cores. Four were tried (issue #19, decision 0066): no faster on a loaded machine, and a
+  // phone story (4x CPU, slow 4G through CDP) then missed expect's 7 s. `npm test -- --workers=4` tries it on a quiet one.
+  workers: 2,
   fullyParallel: true,
   // NOTE: the longest stories (the keyboard-only donation, axe on four form states) take 25-35 s on this 2-core
   // machine while the other workers run; every wait inside is still bounded by expect's timeout.
