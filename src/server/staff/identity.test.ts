@@ -43,10 +43,15 @@ const operatorInvite = (payload: object, token = ADMIN_TOKEN) =>
 /** Sends the mail due and returns the token of the link of `kind` in the text part of the message to `email`. */
 async function mailedToken(email: string, kind: 'enroll' | 'sign-in'): Promise<string> {
   await t.app.mail.relayDue();
-  const message = smtp.received.find((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text.toLowerCase() === email.toLowerCase());
-  const match = new RegExp(`^${PUBLIC_URL}/staff/${kind}/([A-Za-z0-9_-]+)$`, 'm').exec(message?.text ?? '');
-  if (!match?.[1]) throw new Error(`No ${kind} link mailed to ${email}`);
-  return match[1];
+  const link = new RegExp(`^${PUBLIC_URL}/staff/${kind}/([A-Za-z0-9_-]+)$`, 'm');
+  // NOTE: the newest message to `email` with a link of `kind`: an invitation (enroll link) may have been sent before.
+  const tokens = smtp.received
+    .filter((mail) => mail.to && !Array.isArray(mail.to) && mail.to.text.toLowerCase() === email.toLowerCase())
+    .map((mail) => link.exec(mail.text ?? '')?.[1])
+    .filter((token) => token !== undefined);
+  const token = tokens.at(-1);
+  if (!token) throw new Error(`No ${kind} link mailed to ${email}`);
+  return token;
 }
 
 /** Invites `email` as `role` through the operator API and enrolls a passkey from the e-mailed link in a new browser. */
