@@ -26,3 +26,20 @@ export const E2E_DATA_DIR = join(E2E_WORK_DIR, 'data');
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdefghijklmnop';
 /** Everything the end-to-end server printed, stdout and stderr. */
 export const E2E_LOG_FILE = join(E2E_WORK_DIR, 'server.log');
+
+/**
+ * The environment every spec's own server process starts with (gateway fault, Stripe mode, the staff story on its own
+ * server): its e-mails and files in `dataDir`, its rows in the test database at `databaseUrl` (a copy of the migrated
+ * template), test mode, no card-testing limits (the specs donate many times from one IP), the built pages of dist/web.
+ * A spec adds what its story needs (a port, PAYMENT_GATEWAY, PUBLIC_URL...).
+ */
+export function ownServerEnv(dataDir: string, databaseUrl: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    NODE_ENV: 'test',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'info',
+    WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+  };
+}

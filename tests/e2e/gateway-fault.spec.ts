@@ -7,6 +7,7 @@ import { TEST_GATEWAY_LEDGER_FILE } from '../../src/server/payments/create-gatew
 import { openTestDatabase } from '../../src/server/testing/test-database';
 import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
 import { chooseDonation, expect, fillDonorForm, test as base } from './fixtures';
+import { ownServerEnv } from './e2e-env';
 
 /**
  * Issue #3, fault 1, in a real browser: the gateway errors, and the donor sees it in the snackbar.
@@ -43,14 +44,7 @@ const test = base.extend<{ faultyServer: ServerProcess }>({
     const database = await openTestDatabase();
     try {
       await symlink('/dev/null', join(dataDir, TEST_GATEWAY_LEDGER_FILE));
-      const server = await startServerProcess({
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        NODE_ENV: 'test',
-        RATE_LIMITS: 'off',
-        LOG_LEVEL: 'info',
-        WEB_ROOT: join(process.cwd(), 'dist', 'web'),
-      });
+      const server = await startServerProcess(ownServerEnv(dataDir, database.url));
       try {
         await use(server);
       } finally {

@@ -11,7 +11,7 @@ import { PASSKEY_SIGN_IN_FAILED_MESSAGE } from '../../src/server/staff/sign-in-r
 import { startServerProcess, type ServerProcess } from '../../src/server/testing/server-process';
 import { openTestDatabase, type TestDatabase } from '../../src/server/testing/test-database';
 import { expectNoAxeViolations } from './a11y-helpers';
-import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_OWN_STAFF_SERVER_PORT } from './e2e-env';
+import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_OWN_STAFF_SERVER_PORT, ownServerEnv } from './e2e-env';
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
 import { expectFocusVisible, tabTo } from './keyboard-helpers';
 import { waitForMail, waitForReceipt } from './mail-helpers';
@@ -99,12 +99,7 @@ const ownServerTest = test.extend<{ staffServer: OwnStaffServer }>({
     const baseUrl = `http://localhost:${E2E_OWN_STAFF_SERVER_PORT}`;
     try {
       const server = await startServerProcess({
-        DATA_DIR: dataDir,
-        DATABASE_URL: database.url,
-        NODE_ENV: 'test',
-        RATE_LIMITS: 'off',
-        LOG_LEVEL: 'info',
-        WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+        ...ownServerEnv(dataDir, database.url),
         PORT: String(E2E_OWN_STAFF_SERVER_PORT),
         PUBLIC_URL: baseUrl,
         ADMIN_TOKEN: E2E_ADMIN_TOKEN,

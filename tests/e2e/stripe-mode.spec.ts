@@ -12,6 +12,7 @@ import { chooseDonation, expect, field, TEST_CARDS, test as base } from './fixtu
 import { manageLinkPath, waitForMail, waitForReceipt } from './mail-helpers';
 import { expectFocusVisible, tabTo } from './keyboard-helpers';
 import { expectNoHorizontalScroll } from './reflow-helpers';
+import { ownServerEnv } from './e2e-env';
 
 /**
  * Issue #11 in a real browser: the site in Stripe mode (PAYMENT_GATEWAY=stripe), its own server process per test
@@ -39,12 +40,7 @@ const digits = (cardNumber: string) => cardNumber.replace(/\D/g, '');
 /** The environment of the site's server in Stripe mode on `stripeApi` and `database`, keeping its e-mails in `dataDir`. */
 function stripeServerEnv(stripeApi: StripeApiStandIn, dataDir: string, database: TestDatabase): Record<string, string> {
   return {
-    DATA_DIR: dataDir,
-    DATABASE_URL: database.url,
-    NODE_ENV: 'test',
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'info',
-    WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+    ...ownServerEnv(dataDir, database.url),
     PAYMENT_GATEWAY: 'stripe',
     STRIPE_SECRET_KEY: stripeApi.secretKey,
     STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
