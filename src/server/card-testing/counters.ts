@@ -31,6 +31,25 @@ export interface LimitCounter {
   peek(request: FastifyRequest): Promise<CounterState>;
 }
 
+/**
+ * Runs `count` (`counter.hit` or `counter.peek`) for `request`. On a store failure (Redis unreachable) logs `event` at
+ * error level with the counter's name and resolves undefined: the request is let through, fail open (decision 0030),
+ * for the card-testing limits (issue #4) and the staff sign-in limits (issue #21) alike.
+ */
+export async function countFailOpen(
+  request: FastifyRequest,
+  counter: LimitCounter,
+  count: (request: FastifyRequest) => Promise<CounterState>,
+  event: string,
+): Promise<CounterState | undefined> {
+  try {
+    return await count(request);
+  } catch (error) {
+    request.log.error({ event, limit: counter.name, err: error }, 'Rate-limit store failed; request not checked');
+    return undefined;
+  }
+}
+
 /** Options of {@link registerCounterStore}. */
 export interface CounterStoreOptions {
   /** A Redis connection shared by every API process; the in-process store when undefined. */

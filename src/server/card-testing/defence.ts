@@ -5,7 +5,7 @@ import { STAFF_API_PREFIX } from '../../shared/staff/paths';
 import type { DonationSubmission } from '../../shared/donation';
 import { apiError } from '../http/errors';
 import { DECLINE_MESSAGES } from '../payments/test-gateway';
-import { createLimitCounter, registerCounterStore, type CounterState, type LimitCounter } from './counters';
+import { countFailOpen, createLimitCounter, registerCounterStore, type CounterState, type LimitCounter } from './counters';
 import { CARD_TESTING_EVENTS, type BlockingLimit, type RefusingLimit } from './events';
 import { cardFingerprint, emailDigest, limitKeySecret, loggedPrefix } from './limit-keys';
 import type { CardTestingSettings } from '../platform/card-testing-settings';
@@ -133,15 +133,9 @@ export async function registerCardTestingDefence(
     velocity: createLimitCounter(app, 'velocity', settings.velocity, clientIp),
   };
 
-  /** Runs `count`; on a store failure logs `rate_limit.store_error` and resolves undefined (fail open: see docs/decisions/0030). */
-  const guarded = async (request: FastifyRequest, counter: LimitCounter, count: (request: FastifyRequest) => Promise<CounterState>) => {
-    try {
-      return await count(request);
-    } catch (error) {
-      request.log.error({ event: CARD_TESTING_EVENTS.storeError, limit: counter.name, err: error }, 'Rate-limit store failed; request not checked');
-      return undefined;
-    }
-  };
+  /** Runs `count` (countFailOpen): on a store failure logs `rate_limit.store_error` and resolves undefined. */
+  const guarded = (request: FastifyRequest, counter: LimitCounter, count: (request: FastifyRequest) => Promise<CounterState>) =>
+    countFailOpen(request, counter, count, CARD_TESTING_EVENTS.storeError);
 
   /** Answers 429 with the one generic message, and logs which limit fired (the answer does not say). */
   const tooMany = (request: FastifyRequest, reply: FastifyReply, limit: BlockingLimit, details: object = {}) => {

@@ -1,7 +1,7 @@
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STAFF_RATE_LIMITED_MESSAGE } from '../../shared/staff/identity-api';
-import { createLimitCounter, type LimitCounter } from '../card-testing/counters';
+import { countFailOpen, createLimitCounter, type LimitCounter } from '../card-testing/counters';
 import { emailDigest, limitKeySecret, loggedPrefix } from '../card-testing/limit-keys';
 import type { CardTestingSettings, WindowLimit } from '../platform/card-testing-settings';
 import { staffError } from './errors';
@@ -41,14 +41,8 @@ export function createStaffLimits(app: FastifyInstance, settings: CardTestingSet
   const email = createLimitCounter(app, 'staffEmail', STAFF_LINK_REQUESTS_PER_EMAIL, emailOf);
 
   /** Counts a hit of `counter`; true when over the limit. A store failure is logged and counts as within it. */
-  const exceeded = async (request: FastifyRequest, counter: LimitCounter) => {
-    try {
-      return (await counter.hit(request)).exceeded;
-    } catch (error) {
-      request.log.error({ event: 'staff.rate_limit_store_error', limit: counter.name, err: error }, 'Rate-limit store failed; staff request not checked');
-      return false;
-    }
-  };
+  const exceeded = async (request: FastifyRequest, counter: LimitCounter) =>
+    (await countFailOpen(request, counter, counter.hit, 'staff.rate_limit_store_error'))?.exceeded ?? false;
   const tooMany = (request: FastifyRequest, reply: FastifyReply, limit: string, details: object = {}) => {
     request.log.warn({ event: 'staff.rate_limited', limit, ip: request.ip, ...details }, 'Staff sign-in refused: rate limit');
     return reply.code(429).send(staffError(STAFF_RATE_LIMITED_MESSAGE, 'staff_rate_limited'));
