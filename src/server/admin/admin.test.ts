@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { adminAuditLog, donations } from '../db/schema';
+import { adminAuditLog, donations, mailOutbox, staffMembers } from '../db/schema';
 import { NOT_FOUND_MESSAGE } from '../http/errors';
 import { runAdminCommand as admin } from '../testing/admin-command';
 import { memoryLog } from '../testing/payment-attempts';
@@ -154,4 +154,23 @@ describe('npm run admin', () => {
     expect((await admin(['refund', id, '--amount', '1.005'], env)).code).toBe(2);
     expect((await admin(['refund'], env)).code).toBe(2);
   }, 60_000);
+
+  it('`staff invite <email> --role <role>` invites through the running server (issue #21), which queues the invitation; a bad role, a taken address or no address exit non-zero', async () => {
+    const ok = await admin(['staff', 'invite', 'first-admin@reef.example.org', '--role', 'admin'], { ADMIN_TOKEN, ADMIN_URL: url });
+    expect(ok).toMatchObject({ code: 0, stderr: '' });
+    expect(ok.stdout).toContain('Invited first-admin@reef.example.org as admin');
+    const [member] = await t.db.select().from(staffMembers).where(eq(staffMembers.email, 'first-admin@reef.example.org'));
+    expect(member?.role).toBe('admin');
+    const [mail] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, 'first-admin@reef.example.org'));
+    expect(mail?.kind).toBe('staff_invitation');
+
+    const taken = await admin(['staff', 'invite', 'FIRST-ADMIN@reef.example.org', '--role', 'viewer'], { ADMIN_TOKEN, ADMIN_URL: url });
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('This address is already on the team.');
+    expect((await admin(['staff', 'invite', 'x@reef.example.org', '--role', 'owner'], { ADMIN_TOKEN, ADMIN_URL: url })).code).toBe(2);
+    expect((await admin(['staff', 'invite'], { ADMIN_TOKEN, ADMIN_URL: url })).code).toBe(2);
+    const badAddress = await admin(['staff', 'invite', 'not-an-address', '--role', 'viewer'], { ADMIN_TOKEN, ADMIN_URL: url });
+    expect(badAddress.code).toBe(1);
+    expect(badAddress.stderr).toContain('Please enter a valid email address');
+  });
 });
