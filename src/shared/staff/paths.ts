@@ -33,6 +33,20 @@ export const STAFF_API = {
   donationRefunds: '/api/staff/donations/:id/refunds',
   donationReceiptResend: '/api/staff/donations/:id/receipt/resend',
   donationEmail: '/api/staff/donations/:id/email',
+  /** Issue #22: the figures at a glance. */
+  dashboard: '/api/staff/dashboard',
+  /** Issue #22: recurring plans, a plan, its changes (POST an action) and the e-mail of its manage link to the donor. */
+  plans: '/api/staff/plans',
+  plan: '/api/staff/plans/:id',
+  planChanges: '/api/staff/plans/:id/changes',
+  planManageLink: '/api/staff/plans/:id/manage-link',
+  /** Issue #22: donors (one per e-mail address, case-insensitive), a donor by key, a year's statement sent again. */
+  donors: '/api/staff/donors',
+  donor: '/api/staff/donors/:id',
+  donorStatementResend: '/api/staff/donors/:id/statements/resend',
+  /** Issue #22: the mail outbox as staff need it, and a message sent again now. */
+  mail: '/api/staff/mail',
+  mailRetry: '/api/staff/mail/:id/retry',
 } as const;
 
 /** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */
@@ -46,6 +60,10 @@ export const STAFF_PAGES = {
   donations: '/staff/donations',
   audit: '/staff/audit',
   team: '/staff/team',
+  /** Issue #22: recurring plans, donors, the mail outbox; the dashboard is {@link STAFF_PAGES.root} itself. */
+  plans: '/staff/plans',
+  donors: '/staff/donors',
+  mail: '/staff/mail',
 } as const;
 
 /** `pattern` (a {@link STAFF_API} path) with its `:id` filled with `id` (URI-encoded). */

@@ -5,7 +5,7 @@ import { STAFF_PAGES as SHARED_STAFF_PAGES } from '../../shared/staff/paths';
  * server's e-mails link to), with their parameters (`:token`, `:id`), and the pages only the web app links to.
  */
 export const STAFF_PAGES = {
-  /** The back office's start: lands on the donations for now (the dashboard is a later issue). */
+  /** The back office's start: the dashboard (issue #22). */
   root: SHARED_STAFF_PAGES.root,
   /** "Sign in with a passkey" and "Email me a sign-in link". */
   signIn: SHARED_STAFF_PAGES.signIn,
@@ -17,6 +17,11 @@ export const STAFF_PAGES = {
   donation: `${SHARED_STAFF_PAGES.donations}/:id`,
   audit: SHARED_STAFF_PAGES.audit,
   team: SHARED_STAFF_PAGES.team,
+  plans: SHARED_STAFF_PAGES.plans,
+  plan: `${SHARED_STAFF_PAGES.plans}/:id`,
+  donors: SHARED_STAFF_PAGES.donors,
+  donor: `${SHARED_STAFF_PAGES.donors}/:id`,
+  mail: SHARED_STAFF_PAGES.mail,
   /** The signed-in member's passkeys: list, add, remove. */
   passkeys: `${SHARED_STAFF_PAGES.root}/passkeys`,
 } as const;
@@ -24,4 +29,14 @@ export const STAFF_PAGES = {
 /** The page of one donation: `/staff/donations/<id>`. */
 export function donationPagePath(id: string): string {
   return `${STAFF_PAGES.donations}/${encodeURIComponent(id)}`;
+}
+
+/** The page of one recurring plan: `/staff/plans/<id>` (issue #22). */
+export function planPagePath(id: string): string {
+  return `${STAFF_PAGES.plans}/${encodeURIComponent(id)}`;
+}
+
+/** The page of one donor: `/staff/donors/<donor key>` (issue #22; the key: server/staff/donor-key.ts). */
+export function donorPagePath(donorKey: string): string {
+  return `${STAFF_PAGES.donors}/${encodeURIComponent(donorKey)}`;
 }

@@ -7,7 +7,11 @@ import { STAFF_PAGES } from '../staff-paths';
 
 /** The navigation's entries: label, page, and the right a role needs to see it (none: every staff member). */
 const NAV_ITEMS: { label: string; to: string; right?: StaffRight }[] = [
+  { label: 'Dashboard', to: STAFF_PAGES.root },
   { label: 'Donations', to: STAFF_PAGES.donations },
+  { label: 'Plans', to: STAFF_PAGES.plans },
+  { label: 'Donors', to: STAFF_PAGES.donors },
+  { label: 'Mail', to: STAFF_PAGES.mail },
   { label: 'Audit', to: STAFF_PAGES.audit, right: 'audit' },
   { label: 'Team', to: STAFF_PAGES.team, right: 'team' },
   { label: 'Passkeys', to: STAFF_PAGES.passkeys },
@@ -25,7 +29,7 @@ export function StaffNav() {
     <Box component="nav" aria-label="Staff">
       <Box component="ul" sx={{ display: 'flex', flexWrap: 'wrap', gap: { xs: 1.5, sm: 3 }, listStyle: 'none', m: 0, p: 0, pt: 1 }}>
         {NAV_ITEMS.filter((item) => !item.right || can(item.right)).map((item) => {
-          const current = pathname === item.to || pathname.startsWith(`${item.to}/`);
+          const current = pathname === item.to || (item.to !== STAFF_PAGES.root && pathname.startsWith(`${item.to}/`));
           return (
             <li key={item.to}>
               <StaffLink
