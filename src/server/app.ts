@@ -37,6 +37,7 @@ import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
+import { staffPlanRoutes } from './staff-plans/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -180,6 +181,14 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     organization: config.organization,
     publicUrl: config.site.publicUrl,
     links: receipts.links,
+  });
+  // The staff's recurring plans (issue #22): list, a plan's page, its changes and the e-mail of its manage link.
+  await app.register(staffPlanRoutes, {
+    db,
+    gateway,
+    clock: clock ?? systemClock,
+    minAmountCents: config.minAmountCents,
+    retriesTotal: config.billing.retryDays.length,
   });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });

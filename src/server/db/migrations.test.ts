@@ -55,6 +55,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0009_renewal_payment_method': '9b27c5b90e2ab0c4aaa8fec8c27753120b3f5f1bcc03c4c6f69c56156a17023f',
   '0010_staff_identity': '48d3a82138f718c799f52c86a18a94dae3e47966e5a8635b50baafdb2528a4f8',
   '0011_staff_donations_list': '9acddd9d961244603303db4fcdfaa26e31d275ace18d960205776978acdfa9af',
+  '0012_recurring_plan_changes': 'adc0745af24c5d15d43d37b903136205a5493dde33fbe63ab3e47a0db5be96fa',
 };
 
 describe('migrations from an empty database', () => {
@@ -84,7 +85,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,

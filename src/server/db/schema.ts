@@ -651,3 +651,39 @@ export const staffWebauthnChallenges = pgTable(
     index('staff_webauthn_challenges_expires_at_idx').on(table.expiresAt),
   ],
 );
+
+/** Who made a change of a recurring plan (issue #22, "A plan's page"): its donor (manage link), a staff member, or the billing runner. */
+export const PLAN_CHANGE_ACTOR_TYPES = ['donor', 'staff', 'billing'] as const;
+/** One of {@link PLAN_CHANGE_ACTOR_TYPES}. */
+export type PlanChangeActorType = (typeof PLAN_CHANGE_ACTOR_TYPES)[number];
+
+/**
+ * Every change of a recurring plan with who made it (issue #22, "every change with who made it (donor from the manage
+ * link, staff member, billing runner)"), written in the transaction of the change itself (recurring/plan-history.ts):
+ * `action` is the donor's or staff's PlanChange action (`change_amount`, `pause`, `cancel`...) or the runner's
+ * (`past_due`, `retry_scheduled`, `paused_after_failures`, `resumed_after_pause`, `recovered`); `details` what
+ * changed (amounts in cents, dates), never card data beyond brand and last4. `staff_member_id` is set exactly for
+ * staff changes. Append-only by use.
+ */
+export const recurringPlanChanges = pgTable(
+  'recurring_plan_changes',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    planId: uuid('plan_id')
+      .notNull()
+      .references((): AnyPgColumn => recurringPlans.id),
+    actorType: text('actor_type', { enum: PLAN_CHANGE_ACTOR_TYPES }).notNull(),
+    staffMemberId: uuid('staff_member_id').references((): AnyPgColumn => staffMembers.id),
+    action: text('action').notNull(),
+    details: jsonb('details').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('recurring_plan_changes_plan_idx').on(table.planId, table.createdAt),
+    check('recurring_plan_changes_actor_type_check', sql`${table.actorType} IN (${sqlList(PLAN_CHANGE_ACTOR_TYPES)})`),
+    check('recurring_plan_changes_staff_check', sql`(${table.actorType} = 'staff') = (${table.staffMemberId} IS NOT NULL)`),
+  ],
+);
+
+/** A plan change row as Drizzle reads it. */
+export type RecurringPlanChangeRow = typeof recurringPlanChanges.$inferSelect;

@@ -8,6 +8,7 @@ import { markDonationFailed, markDonationSucceeded } from '../ledger/repository'
 import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway, SavedPaymentMethodChargeResult } from '../payments/gateway';
 import { nextDunningStep } from './dunning';
+import { BILLING_PLAN_CHANGES, recordPlanChange } from './plan-history';
 import { remindExpiringCards, resumeEndedPauses } from './manage';
 import { keepIntentAwaitingDonor, settleAwaitingPayment } from './awaiting-payment';
 import { BILLING_LEASE_MS, claimDuePlans, nextAttemptOf, paidPeriodChanges, planDonorEmail, settlePlanPeriod, startRenewalTry, type RenewalDonation } from './plans';
@@ -48,8 +49,8 @@ export function renewalIdempotencyKey(planId: string, period: number, attempt: n
 
 /**
  * Records a renewal the gateway charged: the donation succeeded (its receipt issued), with the gateway's payment intent
- * when it has one (so a refund or dispute of it made in Stripe's Dashboard finds it), and the plan on its next period,
- * in one transaction.
+ * when it has one (so a refund or dispute of it made in Stripe's Dashboard finds it), and the plan on its next period
+ * (a past-due plan's history row `recovered`: issue #22), in one transaction.
  */
 async function recordCharged(db: Database, plan: RecurringPlanRow, donation: RenewalDonation, result: Extract<SavedPaymentMethodChargeResult, { status: 'succeeded' }>) {
   const donor = { amountCents: donation.amountCents, donorName: '', transactionId: result.transactionId, isTestPayment: result.isTestPayment };
@@ -59,13 +60,17 @@ async function recordCharged(db: Database, plan: RecurringPlanRow, donation: Ren
     // NOTE: the plan as it is now (locked): a card the donor changed during the charge stays the one shown.
     const [current] = await tx.select({ paymentMethodId: recurringPlans.paymentMethodId }).from(recurringPlans).where(eq(recurringPlans.id, plan.id)).for('update');
     const planCard = (donation.paymentMethodId ?? plan.paymentMethodId) === current?.paymentMethodId;
-    await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, planCard ? result : undefined));
+    const settled = await settlePlanPeriod(tx, plan.id, plan.period, paidPeriodChanges(plan, planCard ? result : undefined));
+    if (settled && plan.status === 'past_due') {
+      await recordPlanChange(tx, { planId: plan.id, actor: { type: 'billing' }, action: BILLING_PLAN_CHANGES.recovered, details: { period: plan.period, donationId: donation.id } });
+    }
   });
 }
 
 /**
  * Records a declined try: the donation failed, and the plan past due until its next retry or paused after the last
- * one, with the donor's e-mail at the period's first decline and at the pause, in one transaction. A try the bank
+ * one, with the donor's e-mail at the period's first decline and at the pause, and the plan's history row (issue #22:
+ * past due, retry scheduled, paused after failures), in one transaction. A try the bank
  * wants the donor to authenticate keeps its payment intent (the manage page offers it; decision 0046), and its e-mail
  * (`renewal_needs_authentication`, once per period) asks the donor to confirm on that page instead of `renewal_failed`.
  */
@@ -88,8 +93,13 @@ async function recordDeclined(
       await keepIntentAwaitingDonor(tx, donationId, result.paymentIntentId);
       await mail('renewal_needs_authentication');
     }
+    const history = (action: string, details: Record<string, unknown>) =>
+      recordPlanChange(tx, { planId: plan.id, actor: { type: 'billing' }, action, details: { period: plan.period, donationId, declineCode: result.declineCode, ...details } });
     if (step.action === 'pause') {
-      if (await settlePlanPeriod(tx, plan.id, plan.period, { status: 'paused', retryCount: 0, pastDueSince: null, pausedUntil: null })) await mail('plan_paused');
+      if (await settlePlanPeriod(tx, plan.id, plan.period, { status: 'paused', retryCount: 0, pastDueSince: null, pausedUntil: null })) {
+        await mail('plan_paused');
+        await history(BILLING_PLAN_CHANGES.pausedAfterFailures, {});
+      }
       return 'paused';
     }
     const settled = await settlePlanPeriod(tx, plan.id, plan.period, {
@@ -99,6 +109,10 @@ async function recordDeclined(
       nextAttemptAt: step.retryAt,
     });
     if (settled && step.firstFailure && !needsDonor) await mail('renewal_failed');
+    if (settled) {
+      const action = step.firstFailure ? BILLING_PLAN_CHANGES.pastDue : BILLING_PLAN_CHANGES.retryScheduled;
+      await history(action, { retry: step.retryCount, retryAt: step.retryAt.toISOString() });
+    }
     return 'past_due';
   });
 }

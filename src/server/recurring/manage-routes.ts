@@ -57,6 +57,19 @@ export async function requestManageLinks(db: Database, email: string, now: Date)
   return (await enqueueMail(db, { kind: 'manage_links', dedupeKey, recipient: plan.recipient })) !== undefined;
 }
 
+/**
+ * After a resume or a cancel (the donor's or staff's: issue #22), settles the payment `plan`'s period (as it was before
+ * the change) held for its donor's confirmation (decision 0046); a gateway failure is logged, not thrown (the runner
+ * settles it before any retry).
+ */
+export async function releaseAwaitingPayment(deps: { db: Database; gateway: PaymentGateway; log: FastifyBaseLogger }, plan: RecurringPlanRow): Promise<void> {
+  try {
+    await settleAwaitingPayment(deps, plan.id, plan.period);
+  } catch (error) {
+    deps.log.warn({ err: error, plan: { planId: plan.id, period: plan.period } }, 'Renewal awaiting the donor not released: the gateway could not be asked');
+  }
+}
+
 const TokenParamsSchema = z.object({ token: z.string().max(400) });
 
 /**
@@ -71,14 +84,6 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
   };
   /** The page's view of `plan`, with the renewal awaiting the donor's confirmation when there is one (asked of the gateway). */
   const viewOf = async (plan: RecurringPlanRow, log: FastifyBaseLogger) => managedPlanView(db, plan, await paymentToConfirmOf({ db, gateway, log }, plan));
-  /** Settles the payment `plan`'s period (as it was before a change) held for its donor; a gateway failure is logged (the runner settles it before any retry). */
-  const releaseAwaitingPayment = async (plan: RecurringPlanRow, log: FastifyBaseLogger) => {
-    try {
-      await settleAwaitingPayment({ db, gateway, log }, plan.id, plan.period);
-    } catch (error) {
-      log.warn({ err: error, plan: { planId: plan.id, period: plan.period } }, 'Renewal awaiting the donor not released: the gateway could not be asked');
-    }
-  };
 
   /**
    * GET /api/recurring/manage/:token: the plan the manage link names, as the page shows it (ManagedPlanSchema: amount
@@ -137,7 +142,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       request.log.info({ plan: { planId: plan.id, action: change.action, outcome: outcome.status } }, 'Recurring plan change');
       switch (outcome.status) {
         case 'changed':
-          if (change.action === 'resume' || change.action === 'cancel') await releaseAwaitingPayment(plan, request.log);
+          if (change.action === 'resume' || change.action === 'cancel') await releaseAwaitingPayment({ db, gateway, log: request.log }, plan);
           return reply.code(200).send({ success: true, data: await viewOf(outcome.plan, request.log) });
         case 'not_allowed':
           return reply.code(409).send(apiError(PLAN_CHANGE_NOT_ALLOWED_MESSAGE));

@@ -9,6 +9,7 @@ import { enqueueMail } from '../mail/outbox';
 import type { PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
 import { addDays, chargeDate, startOfDay, toIsoDate } from './calendar';
 import { BILLING_LEASE_MS, cardColumnsOf, planDonorEmail, resumeScheduleOf } from './plans';
+import { BILLING_PLAN_CHANGES, recordPlanChange, type PlanChangeActor } from './plan-history';
 
 /**
  * The donor's changes of a plan (issue #13, "The donor's link"), each in one transaction with its confirmation
@@ -134,14 +135,50 @@ async function hasChargeUnderWay(db: Database, plan: RecurringPlanRow): Promise<
 }
 
 /**
+ * Who makes a change (issue #22: "every change with who made it"): the actor of its history row (the donor by
+ * default), and what else to write in the change's own transaction once the plan is changed (the staff member's audit
+ * entry: recordStaffAction); a rejection of `alongside` rolls the change back.
+ */
+export interface PlanChangeBy {
+  actor: PlanChangeActor;
+  alongside?: (tx: Database, changed: RecurringPlanRow, before: RecurringPlanRow) => Promise<void>;
+}
+
+/** What the history row of a change says changed (cents, dates, the card's brand and last4 only). */
+function historyDetailsOf(change: PlanChange, before: RecurringPlanRow, after: RecurringPlanRow): Record<string, unknown> {
+  switch (change.action) {
+    case 'change_amount':
+      return { fromAmountCents: before.amountCents, toAmountCents: after.amountCents };
+    case 'change_cause':
+      return { fromCause: before.cause, toCause: after.cause };
+    case 'update_card':
+    case 'use_setup_intent':
+      return { cardBrand: after.cardBrand, cardLast4: after.cardLast4 };
+    case 'pause':
+      return { until: after.pausedUntil };
+    case 'resume':
+      return { nextChargeOn: after.nextChargeOn };
+    default:
+      return {};
+  }
+}
+
+/**
  * Applies `change` to plan `planId` at `now`: checks the input, saves a new card with the gateway first (newCardOf;
  * a refused card changes nothing), then, in ONE transaction, locks the plan, checks that its status allows the change
  * (that a SetupIntent's card is on the plan's own Customer, and, for a cancel or a pause, that no charge of the plan
- * is under way: hasChargeUnderWay), writes it and enqueues the `plan_changed` e-mail. A
- * past-due plan keeps its retry date: a new card is charged at the next retry. Rejects when the database or the
- * gateway fails.
+ * is under way: hasChargeUnderWay), writes it, enqueues the `plan_changed` e-mail and writes the change's history row
+ * (recordPlanChange, by `by.actor`: the donor unless said) and `by.alongside`. A staff member's change goes through
+ * here too (issue #22: "each e-mailed to the donor as the donor's own change would be"). A past-due plan keeps its
+ * retry date: a new card is charged at the next retry. Rejects when the database or the gateway fails.
  */
-export async function applyPlanChange(deps: PlanChangeDeps, planId: string, change: PlanChange, now: Date): Promise<PlanChangeOutcome> {
+export async function applyPlanChange(
+  deps: PlanChangeDeps,
+  planId: string,
+  change: PlanChange,
+  now: Date,
+  by: PlanChangeBy = { actor: { type: 'donor' } },
+): Promise<PlanChangeOutcome> {
   const today = toIsoDate(now);
   const invalid = inputError(change, deps.minAmountCents, today);
   if (invalid) return { status: 'invalid', ...invalid };
@@ -160,13 +197,16 @@ export async function applyPlanChange(deps: PlanChangeDeps, planId: string, chan
     if (!changed) return { status: 'not_allowed' };
     const recipient = await planDonorEmail(tx, plan);
     await enqueueMail(tx, { kind: 'plan_changed', dedupeKey: `plan_changed:${planId}:${randomUUID()}`, recipient, recurringPlanId: planId });
+    await recordPlanChange(tx, { planId, actor: by.actor, action: change.action, details: historyDetailsOf(change, plan, changed) });
+    await by.alongside?.(tx, changed, plan);
     return { status: 'changed', plan: changed };
   });
 }
 
 /**
  * Resumes the plans whose pause until a date has come at `now` (issue #13: "pause until a date"): each becomes
- * active on its first period on or after that day. Run by the billing run before it claims. Resolves with how many.
+ * active on its first period on or after that day, with its history row (the billing runner's), one transaction each.
+ * Run by the billing run before it claims. Resolves with how many.
  */
 export async function resumeEndedPauses(db: Database, now: Date): Promise<number> {
   const today = toIsoDate(now);
@@ -175,11 +215,17 @@ export async function resumeEndedPauses(db: Database, now: Date): Promise<number
     .from(recurringPlans)
     .where(and(eq(recurringPlans.status, 'paused'), isNotNull(recurringPlans.pausedUntil), lte(recurringPlans.pausedUntil, today)));
   for (const plan of ended) {
-    await db
-      .update(recurringPlans)
-      .set({ status: 'active', pausedUntil: null, retryCount: 0, ...resumeScheduleOf(plan, today), updatedAt: sql`now()` })
-      // NOTE: only while still paused until that day: a donor who paused again meanwhile, to a later date, stays paused.
-      .where(and(eq(recurringPlans.id, plan.id), eq(recurringPlans.status, 'paused'), eq(recurringPlans.pausedUntil, plan.pausedUntil ?? today)));
+    await db.transaction(async (tx) => {
+      const [resumed] = await tx
+        .update(recurringPlans)
+        .set({ status: 'active', pausedUntil: null, retryCount: 0, ...resumeScheduleOf(plan, today), updatedAt: sql`now()` })
+        // NOTE: only while still paused until that day: a donor who paused again meanwhile, to a later date, stays paused.
+        .where(and(eq(recurringPlans.id, plan.id), eq(recurringPlans.status, 'paused'), eq(recurringPlans.pausedUntil, plan.pausedUntil ?? today)))
+        .returning({ nextChargeOn: recurringPlans.nextChargeOn });
+      if (resumed) {
+        await recordPlanChange(tx, { planId: plan.id, actor: { type: 'billing' }, action: BILLING_PLAN_CHANGES.resumedAfterPause, details: { pausedUntil: plan.pausedUntil, nextChargeOn: resumed.nextChargeOn } });
+      }
+    });
   }
   return ended.length;
 }

@@ -67,9 +67,9 @@ export const RECEIPT_VOID_MESSAGE = 'The receipt of this donation is void (it wa
 const DonationParamsSchema = z.object({ id: z.string().max(100) });
 
 /** What every staff read can answer besides its 200: 400 a bad query, 401, 403, 500. */
-const READ_ERRORS = { ...staffErrorAnswers(401, 403), ...errorAnswers(400, 500) };
+export const READ_ERRORS = { ...staffErrorAnswers(401, 403), ...errorAnswers(400, 500) };
 /** What every staff write can answer before its handler: the page's write errors (CSRF 403...), and 401. */
-const WRITE_ERRORS = { ...staffErrorAnswers(401, 403), ...errorAnswers(...PAGE_WRITE_ERRORS.filter((status) => status !== 403)) };
+export const WRITE_ERRORS = { ...staffErrorAnswers(401, 403), ...errorAnswers(...PAGE_WRITE_ERRORS.filter((status) => status !== 403)) };
 
 /** The staff donations routes; see each route's comment. */
 export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> = async (app, options) => {

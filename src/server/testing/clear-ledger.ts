@@ -1,9 +1,9 @@
 import type { Database } from '../db/client';
-import { donationRefunds, donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlans } from '../db/schema';
+import { donationRefunds, donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlanChanges, recurringPlans } from '../db/schema';
 
 /**
  * Empties the ledger's tables for a test's `beforeEach`, children before parents (the outbox and receipts
- * reference donations, and the outbox refunds): mail outbox, refunds, receipts and their counters, idempotency keys, recurring plans (which
+ * reference donations, and the outbox refunds): mail outbox, refunds, receipts and their counters, idempotency keys, plan changes, recurring plans (which
  * donations reference, and which reference their first donation: the links are cut first), donations.
  */
 export async function clearLedger(db: Database): Promise<void> {
@@ -13,6 +13,7 @@ export async function clearLedger(db: Database): Promise<void> {
   await db.delete(receipts);
   await db.delete(receiptCounters);
   await db.delete(idempotencyKeys);
+  await db.delete(recurringPlanChanges);
   await db.delete(recurringPlans);
   await db.delete(donations);
 }

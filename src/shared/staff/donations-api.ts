@@ -54,10 +54,10 @@ export const STAFF_DATE_ORDER_MESSAGE = 'The date range must not end before it s
 export const STAFF_AMOUNT_ORDER_MESSAGE = 'The largest amount must not be below the smallest (amountMin <= amountMax)';
 
 /** `choose one of a, b, c` for an enum's `fieldErrors` message. */
-const oneOf = (values: readonly string[]) => `Choose one of ${values.join(', ')}`;
+export const oneOf = (values: readonly string[]) => `Choose one of ${values.join(', ')}`;
 
 /** A dollar bound of the URL (`12.50`) as integer cents (1250); no floating point on the way. */
-const DollarsAsCentsSchema = z
+export const DollarsAsCentsSchema = z
   .string()
   .regex(DOLLARS_PATTERN, { error: STAFF_AMOUNT_MESSAGE })
   .transform((text) => {
