@@ -78,3 +78,40 @@ export async function seedStaffDonations(db: Database, count: number, now: Date)
   await db.execute(sql`ANALYZE donations`);
   await db.execute(sql`ANALYZE receipts`);
 }
+
+/**
+ * The recurring plans of a seeded ledger, in bulk SQL, for `npm run bench:staff` (issue #22, "the plans list"): every
+ * monthly or yearly donation that was charged (succeeded, refunded or disputed: about 14% of the donations) is the
+ * first gift of a plan with its amount, cause and card, anchored on its day; by a per-plan bucket, 80% are active
+ * (next charge on the first date of its calendar after `now`), 5% past due (retry 1 tomorrow), 5% paused (half until a
+ * date) and 10% cancelled, as the statuses' trigger allows them to be reached (inserted active, then moved). Each
+ * first gift is linked to its plan as period 0. Resolves once ANALYZEd.
+ */
+export async function seedStaffPlans(db: Database, now: Date): Promise<void> {
+  await db.execute(sql`
+    INSERT INTO recurring_plans (amount_cents, frequency, cause, first_donation_id, gateway, payment_method_id, card_brand, card_last4,
+      card_expiry_month, card_expiry_year, anchor_date, period, next_charge_on, next_attempt_at, is_test_payment, created_at, updated_at)
+    SELECT d.amount_cents, d.frequency, d.cause, d.id, d.gateway, 'pm_bench_' || replace(d.id::text, '-', ''), 'visa', coalesce(d.card_last4, '4242'),
+      1 + abs(hashtext(d.id::text)) % 12, extract(year FROM ${now}::timestamptz)::integer + 1 + abs(hashtext(d.id::text)) % 4,
+      anchor, next.period, next.on_date, next.on_date::timestamptz, d.is_test_payment, d.created_at, d.created_at
+    FROM donations d,
+      LATERAL (SELECT (d.created_at AT TIME ZONE 'UTC')::date AS anchor) AS a,
+      LATERAL (SELECT CASE WHEN d.frequency = 'monthly' THEN interval '1 month' ELSE interval '1 year' END AS unit) AS u,
+      LATERAL (SELECT p AS period, (anchor + p * unit)::date AS on_date
+               FROM generate_series(1, 30) AS p WHERE (anchor + p * unit)::date > (${now}::timestamptz AT TIME ZONE 'UTC')::date ORDER BY p LIMIT 1) AS next
+    WHERE d.frequency IN ('monthly', 'yearly') AND d.status IN ('succeeded', 'refunded', 'disputed')`);
+  const planBucket = sql.raw(`(abs(hashtext(id::text || 'plan')) % 100)`);
+  await db.execute(sql`
+    UPDATE recurring_plans SET status = 'past_due', retry_count = 1, past_due_since = ${now}::timestamptz - interval '1 day',
+      next_attempt_at = ${now}::timestamptz + interval '1 day'
+    WHERE ${planBucket} >= 80 AND ${planBucket} < 85`);
+  await db.execute(sql`
+    UPDATE recurring_plans SET status = 'paused', paused_until = CASE WHEN ${planBucket} < 88 THEN (${now}::timestamptz + interval '60 days')::date END
+    WHERE ${planBucket} >= 85 AND ${planBucket} < 90`);
+  await db.execute(sql`UPDATE recurring_plans SET status = 'cancelled' WHERE ${planBucket} >= 90`);
+  await db.execute(sql`
+    UPDATE donations SET recurring_plan_id = p.id, recurring_period = 0, recurring_attempt = 1
+    FROM recurring_plans p WHERE p.first_donation_id = donations.id`);
+  await db.execute(sql`ANALYZE recurring_plans`);
+  await db.execute(sql`ANALYZE donations`);
+}

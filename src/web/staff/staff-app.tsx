@@ -7,6 +7,8 @@ import { EnrollPage } from './enroll/enroll-page';
 import { StaffLayout } from './layout/staff-layout';
 import { PublicFrame } from './layout/public-frame';
 import { PasskeysPage } from './passkeys/passkeys-page';
+import { PlanPage } from './plans/plan-page';
+import { PlansPage } from './plans/plans-page';
 import { SignInLinkPage } from './sign-in/sign-in-link-page';
 import { SignInPage } from './sign-in/sign-in-page';
 import { STAFF_PAGES } from './staff-paths';
@@ -37,6 +39,8 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.audit)} element={<StaffLayout><AuditPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.team)} element={<StaffLayout><TeamPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.passkeys)} element={<StaffLayout><PasskeysPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.plans)} element={<StaffLayout><PlansPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.plan)} element={<StaffLayout><PlanPage /></StaffLayout>} />
         <Route path="*" element={<Navigate to={STAFF_PAGES.donations} replace />} />
       </Routes>
     </RequireStaffOrigin>

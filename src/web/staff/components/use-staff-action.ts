@@ -11,6 +11,8 @@ export interface StaffAction {
   status: string | undefined;
   /** Runs `action`; on success shows `done` and calls the hook's `afterDone` (say, reload the page's data). */
   act: (action: () => Promise<void>, done: string) => Promise<void>;
+  /** Forgets the last outcome (a dialog opened afresh shows no earlier error). */
+  clear: () => void;
 }
 
 /**
@@ -34,5 +36,9 @@ export function useStaffAction(afterDone: () => void): StaffAction {
     }
     setBusy(false);
   };
-  return { busy, actionError, status, act };
+  const clear = () => {
+    setError(undefined);
+    setStatus(undefined);
+  };
+  return { busy, actionError, status, act, clear };
 }

@@ -1,0 +1,129 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { type FormEvent, useState } from 'react';
+import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
+import { FREQUENCY_LABELS } from '../../../shared/frequencies';
+import { STAFF_PLAN_FREQUENCIES } from '../../../shared/staff/plans-api';
+import { PLAN_STATUS_LABELS } from './plan-labels';
+import { PLAN_FILTER_KEYS, PLAN_ORDERS, type PlanFilterKey, type PlanFilters, type PlanOrder } from './plans-query';
+
+/** The choices of each select filter: value and label ('' = any). */
+const SELECT_OPTIONS: Partial<Record<PlanFilterKey, [string, string][]>> = {
+  status: Object.entries(PLAN_STATUS_LABELS),
+  frequency: STAFF_PLAN_FREQUENCIES.map((frequency) => [frequency, FREQUENCY_LABELS[frequency]]),
+  cause: CAUSES.map((cause) => [cause, CAUSE_DETAILS[cause].displayName]),
+};
+
+/** Each filter field's label and input type. */
+const FIELDS: Record<PlanFilterKey, { label: string; type?: string; inputMode?: 'decimal' }> = {
+  q: { label: 'Search name, e-mail or first receipt', type: 'search' },
+  status: { label: 'Status' },
+  frequency: { label: 'Frequency' },
+  cause: { label: 'Cause' },
+  nextFrom: { label: 'Next charge from', type: 'date' },
+  nextTo: { label: 'Next charge to', type: 'date' },
+  amountMin: { label: 'Amount from ($)', inputMode: 'decimal' },
+  amountMax: { label: 'Amount to ($)', inputMode: 'decimal' },
+};
+
+/** Each order in words. */
+const ORDER_LABELS: Record<PlanOrder, string> = {
+  'next_charge:asc': 'Next charge, soonest first',
+  'next_charge:desc': 'Next charge, latest first',
+  'amount:desc': 'Amount, largest first',
+  'amount:asc': 'Amount, smallest first',
+  'created:desc': 'Newest plans first',
+  'created:asc': 'Oldest plans first',
+};
+
+/** No filter at all. */
+const NO_FILTERS = Object.fromEntries(PLAN_FILTER_KEYS.map((key) => [key, ''])) as PlanFilters;
+
+/** Props of {@link PlanFiltersForm}: the URL's filters and order, and what to do with the ones applied. */
+export interface PlanFiltersFormProps {
+  filters: PlanFilters;
+  order: PlanOrder;
+  onApply: (filters: PlanFilters, order: PlanOrder) => void;
+}
+
+/**
+ * The plans page's filters, order and search box (issue #22): status, frequency, cause, next charge between two dates,
+ * amount range in dollars, `q`. The fields start from the URL's view; "Apply" hands them to `onApply` (which puts them
+ * in the URL, page 1), "Clear" empties the filters. Native selects, as the donations page's.
+ */
+export function PlanFiltersForm({ filters, order, onApply }: PlanFiltersFormProps) {
+  // NOTE: the page keys this form by its URL's query, so Back or a link starts it afresh from the URL's filters.
+  const [draft, setDraft] = useState(filters);
+  const [draftOrder, setDraftOrder] = useState(order);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onApply(draft, draftOrder);
+  };
+  return (
+    <Box
+      component="form"
+      role="search"
+      aria-label="Filter plans"
+      onSubmit={submit}
+      sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
+    >
+      {PLAN_FILTER_KEYS.map((key) => {
+        const options = SELECT_OPTIONS[key];
+        const field = FIELDS[key];
+        return (
+          <TextField
+            key={key}
+            name={key}
+            size="small"
+            label={field.label}
+            type={options ? undefined : field.type}
+            value={draft[key]}
+            onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
+            select={options !== undefined}
+            sx={key === 'q' ? { gridColumn: '1 / -1' } : undefined}
+            slotProps={{
+              select: { native: true },
+              inputLabel: { shrink: true },
+              htmlInput: field.inputMode ? { inputMode: field.inputMode } : undefined,
+            }}
+          >
+            {options && [
+              <option key="" value="">
+                Any
+              </option>,
+              ...options.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              )),
+            ]}
+          </TextField>
+        );
+      })}
+      <TextField
+        name="order"
+        size="small"
+        label="Order"
+        select
+        value={draftOrder}
+        onChange={(event) => setDraftOrder(event.target.value as PlanOrder)}
+        slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+      >
+        {PLAN_ORDERS.map((value) => (
+          <option key={value} value={value}>
+            {ORDER_LABELS[value]}
+          </option>
+        ))}
+      </TextField>
+      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+        <Button type="submit" variant="contained">
+          Apply filters
+        </Button>
+        <Button type="button" onClick={() => onApply(NO_FILTERS, PLAN_ORDERS[0])}>
+          Clear
+        </Button>
+      </Box>
+    </Box>
+  );
+}
