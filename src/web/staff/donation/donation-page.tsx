@@ -11,7 +11,7 @@ import { useStaffData } from '../components/use-staff-data';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { useStaffSession } from '../session/staff-session-context';
-import { STAFF_PAGES } from '../staff-paths';
+import { planPagePath, STAFF_PAGES } from '../staff-paths';
 import { CorrectEmailDialog } from './correct-email-dialog';
 import { fetchDonation, receiptPdfUrl, resendReceipt } from './donation-api';
 import { DonationFields, FieldList } from './donation-fields';
@@ -117,6 +117,7 @@ export function DonationPage() {
                   ['Charges so far', String(detail.plan.chargeCount)],
                 ]}
               />
+              <StaffLink to={planPagePath(detail.plan.id)}>The plan&apos;s page: its charges, changes and actions</StaffLink>
             </>
           )}
           {detail.dispute && <Typography sx={{ mt: 2 }}>Disputed by the card holder: {detail.dispute.status.replaceAll('_', ' ')}.</Typography>}
