@@ -9,6 +9,7 @@ import { StaffPlanChangeAnswerSchema, StaffPlanDetailSchema, StaffPlanListAnswer
 import { adminAuditLog, donationRefunds, donations, mailOutbox, receipts, recurringPlanChanges, recurringPlans } from '../db/schema';
 import { ATTACHES_THEN_DECLINES_CARD } from '../payments/test-vault';
 import type { PaymentGateway } from '../payments/gateway';
+import { createTestGateway } from '../payments/test-gateway';
 import { manualClock } from '../platform/clock';
 import { runBilling } from '../recurring/billing';
 import { applyPlanChange } from '../recurring/manage';
@@ -28,11 +29,15 @@ import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from
 
 const clock = manualClock(new Date('2027-01-31T15:00:00Z'));
 let t: TestApp;
+/** While true, the gateway's refunds fail (a timeout or network error: outcome unknown). */
+let refundsFail = false;
 let viewer: StaffTestSession;
 let finance: StaffTestSession;
 
 beforeAll(async () => {
-  t = await createTestApp({ clock });
+  const inner = createTestGateway();
+  const gateway: PaymentGateway = { ...inner, refund: (request) => (refundsFail ? Promise.reject(new Error('gateway unreachable (test fault)')) : inner.refund(request)) };
+  t = await createTestApp({ clock, gateway });
 });
 afterAll(async () => {
   await t?.close();
@@ -45,6 +50,7 @@ async function setClock(instant: string) {
 }
 
 beforeEach(async () => {
+  refundsFail = false;
   await t.reset();
   await setClock('2027-01-31T15:00:00Z');
 });
@@ -177,6 +183,22 @@ describe('GET /api/staff/plans/:id', () => {
     expect((await staff('GET', staffApiPath(STAFF_API.plan, 'nope'), viewer)).statusCode).toBe(404);
   });
 
+  it("records the billing runner's changes: past due, each retry scheduled, paused after the last, and a recovery", async () => {
+    const donor = { db: t.db, gateway: t.gateway, minAmountCents: 100 };
+    const card = (number: string) => ({ number, holderName: 'Dee Marsh', expiryMonth: '12', expiryYear: FUTURE_EXPIRY_YEAR, cvv: '123', type: 'visa' as const });
+    const failing = await startPlan();
+    const recovering = await startPlan();
+    for (const plan of [failing, recovering]) expect((await applyPlanChange(donor, plan.id, { action: 'update_card', creditCard: card(ATTACHES_THEN_DECLINES_CARD) }, clock.now())).status).toBe('changed');
+    await runAt('2027-02-28T01:00:00Z');
+    expect((await applyPlanChange(donor, recovering.id, { action: 'update_card', creditCard: card('4242424242424242') }, clock.now())).status).toBe('changed');
+    for (const instant of ['2027-03-01T02:00:00Z', '2027-03-03T02:00:00Z', '2027-03-07T02:00:00Z']) await runAt(instant);
+    const actions = async (id: string) => (await detail(id)).changes.map((c) => `${c.actorType}:${c.action}`).reverse();
+    expect(await actions(failing.id)).toEqual(['donor:update_card', 'billing:past_due', 'billing:retry_scheduled', 'billing:retry_scheduled', 'billing:paused_after_failures']);
+    expect(await actions(recovering.id)).toEqual(['donor:update_card', 'billing:past_due', 'donor:update_card', 'billing:recovered']);
+    expect(await planRow(failing.id)).toMatchObject({ status: 'paused' });
+    expect(await planRow(recovering.id)).toMatchObject({ status: 'active', period: 2 });
+  });
+
   it("records the donor's own changes from the manage link and the runner's resume after a pause, with who made each", async () => {
     const plan = await startPlan();
     const token = createManageLinkSigner(t.config.cookieSecret).sign(plan.id, clock.now());
@@ -284,6 +306,25 @@ describe('POST /api/staff/plans/:id/changes', () => {
       expect(await runAt(instant)).toEqual({ charged: 0, failed: 0, skipped: 0 });
     }
     expect(await renewals(plan.id)).toEqual([]);
+  });
+
+  it('a cancel whose refund fails stands; the same request with the same key then makes the refund, once', async () => {
+    const plan = await startPlan();
+    const key = randomUUID();
+    const body = { action: 'cancel', refundLastCharge: true, reason: 'Donor phoned to stop' };
+    refundsFail = true;
+    const unknown = await change(plan.id, body, finance, { 'idempotency-key': key });
+    expect(unknown.statusCode, unknown.body).toBe(503);
+    expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' });
+    expect(await t.db.select().from(donationRefunds)).toEqual([]);
+    refundsFail = false;
+    const retried = await change(plan.id, body, finance, { 'idempotency-key': key });
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(StaffPlanChangeAnswerSchema.parse(retried.json()).refund?.donation).toMatchObject({ status: 'refunded', refundedCents: 3000 });
+    expect(await t.db.select().from(donationRefunds)).toHaveLength(1);
+    expect((await history(plan.id)).map((h) => h.action)).toEqual(['cancel']);
+    expect((await auditOf(plan.id)).map((a) => a.action)).toEqual(['plan.cancel']);
+    expect(await planMail(plan.id)).toEqual(['plan_changed']);
   });
 
   it('a cancel with refund needs an Idempotency-Key and a recent passkey sign-in: else it writes nothing', async () => {
