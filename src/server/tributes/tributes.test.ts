@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { createElement } from 'react';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema } from '../../shared/api';
 import type { DonationSubmissionInput } from '../../shared/donation';
@@ -15,6 +16,12 @@ import { donations, mailOutbox } from '../db/schema';
 import { applyPaymentEvent } from '../donations/payment-events';
 import { markDonationDisputed } from '../ledger/intent-ledger';
 import { cardlessDetails, createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
+import { DigestEmail } from '../digest/digest-email';
+import { loadDailyDigest } from '../digest/report';
+import { renderEmailParts } from '../mail/render-email';
+import { signInStaffForTest } from '../staff/testing/staff-session';
+import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
+import { StaffDonationDetailSchema } from '../../shared/staff/donations-api';
 import { ANONYMOUS_GIVER } from './compose';
 
 /**
@@ -263,5 +270,46 @@ describe('the export', () => {
     const lines = response.body.replace(/^\uFEFF/, '').trim().split('\r\n');
     expect(lines[0]).toMatch(/,tribute_type,honoree_name$/);
     expect(lines.slice(1).map((line) => line.split(',').slice(-2).join(','))).toEqual(['memory,Grandma Rosa', ',']);
+  });
+});
+
+describe('the daily digest', () => {
+  it('counts the day\'s gifts in honour and in memory of someone, without naming anyone, leaving out a refunded one', async () => {
+    expect((await t.postDonation(dedicated({ type: 'memory', honoreeName: 'Grandma Rosa' }))).statusCode).toBe(200);
+    expect((await t.postDonation(dedicated({ type: 'honor', honoreeName: 'Coach Kim' }))).statusCode).toBe(200);
+    expect((await t.postDonation(dedicated({ type: 'honor', honoreeName: 'Refunded Rita' }))).statusCode).toBe(200);
+    expect((await t.postDonation(validSubmission())).statusCode).toBe(200);
+    const [refunded] = await t.db.select().from(donations).where(eq(donations.tributeHonoreeName, 'Refunded Rita'));
+    const refund = await t.app.inject({
+      method: 'POST',
+      url: adminDonationRefundPath(refunded?.id ?? ''),
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'idempotency-key': randomUUID() },
+      payload: {},
+    });
+    expect(refund.statusCode).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const digest = await loadDailyDigest(t.db, today, 'UTC');
+    expect(digest.dedicatedGifts).toEqual({ honor: 1, memory: 1 });
+    const { text, html } = await renderEmailParts(createElement(DigestEmail, { digest, organizationName: 'Reef Trust Ltd' }));
+    expect(text).toContain('Dedicated gifts: 1 in honour, 1 in memory of someone');
+    for (const part of [text, html]) expect(part).not.toMatch(/Grandma Rosa|Coach Kim|Luis/);
+  });
+});
+
+describe('the staff donation page', () => {
+  it("shows the dedication and its card; correcting the donor's e-mail leaves the card's recipient alone", async () => {
+    const finance = await signInStaffForTest(t.app, t.db, { role: 'finance' });
+    expect((await t.postDonation(dedicated())).statusCode).toBe(200);
+    const [row] = await t.db.select().from(donations);
+    const id = row?.id ?? '';
+    const corrected = await t.app.inject({ method: 'POST', url: staffApiPath(STAFF_API.donationEmail, id), headers: finance.headers, payload: { email: 'ana.new@example.org', resend: false } });
+    expect(corrected.statusCode, corrected.body).toBe(200);
+    expect(await cardRows()).toMatchObject([{ recipient: 'luis@example.org', status: 'pending' }]);
+
+    const answer = await t.app.inject({ method: 'GET', url: staffApiPath(STAFF_API.donation, id), headers: finance.headers });
+    expect(answer.statusCode, answer.body).toBe(200);
+    const detail = StaffDonationDetailSchema.parse(answer.json());
+    expect(detail.donation.tribute).toEqual({ type: 'memory', honoreeName: 'Grandma Rosa', notify: { name: 'Luis Reef', email: 'luis@example.org', message: 'She loved the reef.\nWe think of her.' } });
+    expect(detail.emails.find((email) => email.kind === 'tribute_card')).toMatchObject({ recipient: 'luis@example.org', state: 'queued' });
   });
 });
