@@ -22,6 +22,7 @@ import { renderEmailParts } from '../mail/render-email';
 import { signInStaffForTest } from '../staff/testing/staff-session';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { StaffDonationDetailSchema } from '../../shared/staff/donations-api';
+import type { Clock } from '../platform/clock';
 import { ANONYMOUS_GIVER } from './compose';
 
 /**
@@ -32,11 +33,15 @@ import { ANONYMOUS_GIVER } from './compose';
  */
 
 const ADMIN_TOKEN = 'correct-horse-battery-staple-0123456789';
+/** How far ahead of the machine's time the app's clock runs: 0 but in the renewal test. */
+let clockAheadMs = 0;
+/** The app's clock: the machine's time, plus {@link clockAheadMs}. */
+const clock: Clock = { now: () => new Date(Date.now() + clockAheadMs) };
 let t: TestApp;
 let mailDir: string;
 beforeAll(async () => {
   mailDir = await mkdtemp(path.join(tmpdir(), 'tribute-mail-'));
-  t = await createTestApp({ env: { MAIL_DIR: mailDir, ADMIN_TOKEN, ORG_LEGAL_NAME: 'Reef Trust Ltd', PUBLIC_URL: 'https://give.example.org' } });
+  t = await createTestApp({ clock, env: { MAIL_DIR: mailDir, ADMIN_TOKEN, ORG_LEGAL_NAME: 'Reef Trust Ltd', PUBLIC_URL: 'https://give.example.org' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -250,9 +255,27 @@ describe('the card is queued once whoever records the success', () => {
     expect(await mailsOf('tribute_card')).toHaveLength(1);
   });
 
-  it('a monthly gift: the first gift carries the dedication and its one card', async () => {
-    expect((await t.postDonation(dedicated(IN_MEMORY, { frequency: 'monthly' }))).statusCode).toBe(200);
-    expect(await cardRows()).toHaveLength(1);
+  it('a monthly gift: the first gift carries the dedication and its one card; its renewals are not dedicated (decision 0090)', async () => {
+    try {
+      expect((await t.postDonation(dedicated(IN_MEMORY, { frequency: 'monthly', donorEmail: 'monthly@example.org' }))).statusCode).toBe(200);
+      expect(await cardRows()).toHaveLength(1);
+      clockAheadMs = 40 * 24 * 60 * 60 * 1000;
+      await t.app.billing.run();
+      const rows = await t.db.select().from(donations).orderBy(donations.recurringPeriod);
+      expect(rows.map((row) => [row.recurringPeriod, row.status, row.tributeType, row.tributeHonoreeName])).toEqual([
+        [0, 'succeeded', 'memory', 'Grandma Rosa'],
+        [1, 'succeeded', null, null],
+      ]);
+      expect(await cardRows()).toHaveLength(1);
+      await t.app.mail.relayDue();
+      expect(await mailsOf('tribute_card')).toHaveLength(1);
+      const receipts = await mailsOf('receipt');
+      // The first gift's receipt and the renewal's (files named by the second they were queued in, so in either order).
+      expect(receipts).toHaveLength(2);
+      expect(receipts.filter((mail) => mail.text?.includes('In memory of Grandma Rosa'))).toHaveLength(1);
+    } finally {
+      clockAheadMs = 0;
+    }
   });
 });
 
