@@ -11,11 +11,11 @@ import { TRIBUTE_MESSAGE_MAX_LENGTH, TRIBUTE_TYPE_LABELS, TRIBUTE_TYPES } from '
 import { FormTextField } from './form-text-field';
 
 /** The legend of the section (issue #23, section 3: "an optional section 'Dedicate this gift'"). */
-export const TRIBUTE_LEGEND = 'Dedicate this gift (Optional)';
+const TRIBUTE_LEGEND = 'Dedicate this gift (Optional)';
 /** The checkbox that opens the section. */
-export const TRIBUTE_TOGGLE_LABEL = 'Give this gift in honour or in memory of someone';
+const TRIBUTE_TOGGLE_LABEL = 'Give this gift in honour or in memory of someone';
 /** The checkbox that asks for the card to be sent. */
-export const TRIBUTE_NOTIFY_LABEL = 'Send a card about this gift by e-mail';
+const TRIBUTE_NOTIFY_LABEL = 'Send a card about this gift by e-mail';
 
 const fieldset = { border: 0, m: 0, p: 0, minWidth: 0 } as const;
 
