@@ -38,6 +38,7 @@ import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
 import { staffPlanRoutes } from './staff-plans/routes';
+import { createTributeComposer, isTributeMailKind } from './tributes/compose';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -158,8 +159,12 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   // plugin with /api/staff/ routes, which inherit its session hook.
   const staff = await registerStaff(app, { db, config, clock: clock ?? systemClock });
   // The transactional outbox's relay: receipts and other mail (issue #12), plans' mail (issue #13), staff mail (issue #21); started once the server listens.
+  // The cards of dedicated gifts (issue #23, section 3).
+  const tributeCards = createTributeComposer({ db, organization: config.organization });
   const compose: ComposeMail = (row) =>
-    row.kind === 'staff_digest'
+    isTributeMailKind(row.kind)
+      ? tributeCards(row)
+      : row.kind === 'staff_digest'
       ? digest.compose(row)
       : isStaffMailKind(row.kind)
         ? staff.compose(row)

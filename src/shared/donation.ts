@@ -18,6 +18,7 @@ import {
   optionalText,
   PanSchema,
 } from './field-rules';
+import { EMPTY_TRIBUTE_FORM, toTribute, TributeFormSchema, TributeSchema } from './tribute';
 
 /** Message shown when the chosen expiry month and year are in the past (issue #2). */
 export const CARD_EXPIRED_MESSAGE = 'Card has expired';
@@ -128,6 +129,8 @@ export const DonationSubmissionSchema = z.strictObject({
   message: MessageSchema.optional(),
   isAnonymous: z.boolean({ error: 'isAnonymous must be true or false' }).default(false),
   creditCard: CreditCardSchema,
+  /** A gift in honour or in memory of someone (issue #23, section 3; shared/tribute.ts). */
+  tribute: TributeSchema.optional(),
 });
 /** A validated donation submission (amount in dollars). */
 export type DonationSubmission = z.infer<typeof DonationSubmissionSchema>;
@@ -188,6 +191,7 @@ export const DonationFormSchema = withExpiryCheck(
     cvv: CvvSchema,
     message: MessageSchema,
     isAnonymous: z.boolean(),
+    tribute: TributeFormSchema,
   }),
 );
 /** Validated values of the donation form. */
@@ -210,6 +214,7 @@ export const EMPTY_DONATION_FORM: DonationFormValues = {
   cvv: '',
   message: '',
   isAnonymous: false,
+  tribute: EMPTY_TRIBUTE_FORM,
 };
 
 /**
@@ -218,6 +223,7 @@ export const EMPTY_DONATION_FORM: DonationFormValues = {
  */
 export function toDonationSubmission(selection: DonationSelection, form: DonationFormValues): DonationSubmission {
   const number = stripCardNumber(form.cardNumber);
+  const tribute = toTribute(form.tribute);
   return {
     amount: selection.amount,
     frequency: selection.frequency,
@@ -243,5 +249,6 @@ export function toDonationSubmission(selection: DonationSelection, form: Donatio
       cvv: form.cvv,
       type: detectCardBrand(number),
     },
+    ...(tribute ? { tribute } : {}),
   };
 }

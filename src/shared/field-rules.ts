@@ -34,7 +34,7 @@ function hasUnsupportedCharacters(value: string, lines: TextLines = 'single'): b
  * (issue #10), then reports only the first failing rule, so a donor sees one message per field in the order
  * the spec lists them (spec section 5). No coercion: a non-string input fails with the first rule's message.
  */
-function textField(rules: readonly [Rule, ...Rule[]], lines: TextLines = 'single') {
+export function textField(rules: readonly [Rule, ...Rule[]], lines: TextLines = 'single') {
   const text = z.string({ error: rules[0][1] }).trim();
   return (lines === 'multi' ? text.overwrite((value) => value.replace(/\r\n?/g, '\n')) : text)
     .normalize('NFC')
@@ -48,9 +48,10 @@ function textField(rules: readonly [Rule, ...Rule[]], lines: TextLines = 'single
     });
 }
 
-const present: Rule[0] = (value) => value.length > 0;
-const atLeast = (n: number): Rule[0] => (value) => value.length >= n;
-const atMost = (n: number): Rule[0] => (value) => value.length <= n;
+/** Rules of {@link textField}: not empty, at least `n` characters, at most `n` characters. */
+export const present: Rule[0] = (value) => value.length > 0;
+export const atLeast = (n: number): Rule[0] => (value) => value.length >= n;
+export const atMost = (n: number): Rule[0] => (value) => value.length <= n;
 
 /**
  * A donation amount in dollars (spec section 5, issue #2): the rule of {@link amountError}, one message

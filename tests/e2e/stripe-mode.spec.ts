@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator, Page, Request } from '@playwright/test';
@@ -245,6 +245,37 @@ test.describe('in Stripe mode', () => {
     const deliveries = stripeApi.deliveries.filter((delivery) => delivery.eventId === succeeded.id);
     expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200]);
     expect(await succeededDonationCount(site.server.baseUrl)).toBe(1);
+  });
+
+  test('a dedicated gift (issue #23) recorded by both confirm-donation and the webhook sends exactly one card, with the honoree and no amount', async ({
+    page,
+    site,
+    stripeApi,
+    dataDir,
+  }) => {
+    const mailDir = join(dataDir, 'mail');
+    await chooseDonation(page, { preset: '$50', frequency: 'one-time', cause: 'marine-protected-areas' });
+    await fillStripeForm(page, { name: 'Marisol Chan', email: 'marisol@example.org', cardNumber: TEST_CARDS.visa });
+    await page.getByRole('checkbox', { name: 'Give this gift in honour or in memory of someone' }).check();
+    await page.getByRole('radio', { name: 'In memory of' }).check();
+    await field(page, "Honoree's Name").fill('Grandma Rosa');
+    await page.getByRole('checkbox', { name: 'Send a card about this gift by e-mail' }).check();
+    await field(page, "Recipient's Name").fill('Luis Chan');
+    await field(page, "Recipient's Email").fill('luis@example.org');
+    await clickScrolledIntoView(page.getByRole('button', { name: 'Complete Donation of $50' }));
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+    await expect.poll(() => succeededDonationCount(site.server.baseUrl)).toBe(1);
+
+    // Stripe's payment_intent.succeeded reached the webhook too (and once more, as Stripe may deliver it twice).
+    const succeeded = stripeApi.events.find((event) => event.type === 'payment_intent.succeeded');
+    if (!succeeded) throw new Error('the stand-in sent no payment_intent.succeeded event');
+    await stripeApi.deliver(succeeded);
+    await stripeApi.deliveriesSettled();
+    const card = await waitForMail(mailDir, 'luis@example.org', 'tribute_card');
+    expect(card.subject).toBe('Marisol Chan made a gift in memory of Grandma Rosa');
+    for (const part of [card.subject ?? '', card.text ?? '', card.html || '']) expect(part).not.toMatch(/\$\s*\d|50\.00|USD/);
+    expect((await waitForReceipt(mailDir, 'marisol@example.org')).text).toContain('In memory of Grandma Rosa');
+    expect((await readdir(mailDir)).filter((name) => name.includes('-tribute_card-'))).toHaveLength(1);
   });
 
   test('a monthly donor updates her card on the manage page through Stripe\'s card fields (a SetupIntent), and the card number never reaches our server', async ({

@@ -82,6 +82,15 @@ function contactColumns(headers: ContactHeaders): Column[] {
   ];
 }
 
+/**
+ * A gift's dedication (issue #23, section 3: "the export (`tribute_type`, `honoree_name`)"), the last two columns of
+ * every format under those names: `honor` or `memory` and the honoree's name, both empty for a gift not dedicated.
+ */
+const TRIBUTE_COLUMNS: Column[] = [
+  ['tribute_type', (row) => text(row.tributeType)],
+  ['honoree_name', (row) => text(row.tributeHonoreeName)],
+];
+
 /** Our own file: every receipted gift with its status, amounts and refunds, the donor as stored, and the card's brand and last 4. */
 const STANDARD: ExportLayout = {
   keptOnly: false,
@@ -108,6 +117,7 @@ const STANDARD: ExportLayout = {
     ['gateway', (row) => row.gateway],
     ['transaction_id', (row) => text(row.transactionId)],
     ['test_payment', (row) => trueFalse(row.isTestPayment)],
+    ...TRIBUTE_COLUMNS,
   ],
 };
 
@@ -134,6 +144,7 @@ const NPSP: ExportLayout = {
     ['npsp__Payment_Gateway_Payment_ID__c', (row) => text(row.transactionId)],
     ['Donation_Anonymous__c', (row) => trueFalse(row.isAnonymous)],
     ['Donation_Recurring__c', (row) => trueFalse(row.isRecurring)],
+    ...TRIBUTE_COLUMNS,
   ],
 };
 
@@ -157,6 +168,7 @@ const BLOOMERANG: ExportLayout = {
     ['Receipt Number', (row) => row.receiptNumber],
     ['Anonymous?', (row) => (row.isAnonymous ? 'Yes' : '')],
     ['Recurring?', (row) => (row.isRecurring ? 'Yes' : '')],
+    ...TRIBUTE_COLUMNS,
   ],
 };
 
@@ -181,6 +193,7 @@ const LGL: ExportLayout = {
     ['Gift Note', (row) => text(row.message)],
     ['Anonymous', (row) => yesNo(row.isAnonymous)],
     ['Recurring', (row) => yesNo(row.isRecurring)],
+    ...TRIBUTE_COLUMNS,
   ],
 };
 
@@ -208,6 +221,7 @@ const CIVICRM: ExportLayout = {
     ['Note', (row) => text(row.message)],
     ['Anonymous', (row) => yesNo(row.isAnonymous)],
     ['Recurring', (row) => yesNo(row.isRecurring)],
+    ...TRIBUTE_COLUMNS,
   ],
 };
 

@@ -40,6 +40,8 @@ type ExportedDonationColumns = Pick<
   | 'cardLast4'
   | 'gateway'
   | 'isTestPayment'
+  | 'tributeType'
+  | 'tributeHonoreeName'
 >;
 
 /** One gift of an export: its receipt, the donation and its donor as stored (ExportedDonationColumns). */
@@ -112,6 +114,8 @@ const exportColumns = {
   addressCountry: donations.addressCountry,
   message: donations.message,
   isAnonymous: donations.isAnonymous,
+  tributeType: donations.tributeType,
+  tributeHonoreeName: donations.tributeHonoreeName,
   cardBrand: donations.cardBrand,
   cardLast4: donations.cardLast4,
   gateway: donations.gateway,

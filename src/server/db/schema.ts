@@ -22,6 +22,7 @@ import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
 import { AUDIT_ACTOR_TYPES } from '../../shared/staff/identity-api';
 import { STAFF_ROLES } from '../../shared/staff/roles';
+import { TRIBUTE_TYPES } from '../../shared/tribute';
 
 /**
  * Database schema (Drizzle, PostgreSQL). The SQL migrations in `drizzle/` are generated from this file
@@ -80,6 +81,16 @@ export const donations = pgTable(
     addressCountry: text('address_country'),
     message: text('message'),
     isAnonymous: boolean('is_anonymous').notNull().default(false),
+    /**
+     * A gift in honour or in memory of someone (issue #23, section 3; decision 0090): the kind and the honoree's name,
+     * and whom the card goes to (name, address, optional message). NULL for a gift not dedicated; a renewal of a
+     * recurring plan is never dedicated (the first gift is).
+     */
+    tributeType: text('tribute_type', { enum: TRIBUTE_TYPES }),
+    tributeHonoreeName: text('tribute_honoree_name'),
+    tributeNotifyName: text('tribute_notify_name'),
+    tributeNotifyEmail: text('tribute_notify_email'),
+    tributeNotifyMessage: text('tribute_notify_message'),
     // NOTE: unknown (NULL) while a payment intent confirmed in the browser is pending (Stripe mode, issue #11);
     // known once it succeeded (donations_card_known_check). A refund or dispute event may come first and leave it unknown.
     cardBrand: text('card_brand', { enum: CARD_BRANDS }),
@@ -130,6 +141,11 @@ export const donations = pgTable(
     check('donations_refunded_cents_check', sql`${table.refundedCents} BETWEEN 0 AND ${table.amountCents}`),
     check('donations_frequency_check', sql`${table.frequency} IN (${sqlList(FREQUENCIES)})`),
     check('donations_cause_check', sql`${table.cause} IN (${sqlList(CAUSES)})`),
+    // A dedication has its kind and honoree together; someone to notify only with a dedication, name and address together.
+    check(
+      'donations_tribute_check',
+      sql`${table.tributeType} IN (${sqlList(TRIBUTE_TYPES)}) AND (${table.tributeType} IS NULL) = (${table.tributeHonoreeName} IS NULL) AND (${table.tributeNotifyName} IS NULL) = (${table.tributeNotifyEmail} IS NULL) AND (${table.tributeNotifyEmail} IS NULL OR ${table.tributeType} IS NOT NULL) AND (${table.tributeNotifyMessage} IS NULL OR ${table.tributeNotifyEmail} IS NOT NULL)`,
+    ),
     check('donations_card_brand_check', sql`${table.cardBrand} IN (${sqlList(CARD_BRANDS)})`),
     check('donations_card_last4_check', sql`${table.cardLast4} ~ '^[0-9]{4}$'`),
     check(
@@ -291,13 +307,23 @@ export const STAFF_MAIL_KINDS = ['staff_invitation', 'staff_sign_in_link'] as co
 /** One of {@link STAFF_MAIL_KINDS}. */
 export type StaffMailKind = (typeof STAFF_MAIL_KINDS)[number];
 
-/** Every kind of e-mail: receipts', recurring plans', operations' and the staff's ({@link STAFF_MAIL_KINDS}). */
-export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS, ...STAFF_MAIL_KINDS] as const;
+/**
+ * E-mail of dedicated gifts (issue #23, section 3; decision 0090): the card to the person the donor asked to notify, one
+ * per donation (`donation_id`), queued with the gift's success and cancelled by a refund made before it was sent.
+ */
+export const TRIBUTE_MAIL_KINDS = ['tribute_card'] as const;
+
+/** Every kind of e-mail: receipts', recurring plans', operations', the staff's ({@link STAFF_MAIL_KINDS}) and dedications'. */
+export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS, ...STAFF_MAIL_KINDS, ...TRIBUTE_MAIL_KINDS] as const;
 /** One of {@link MAIL_KINDS}. */
 export type MailKind = (typeof MAIL_KINDS)[number];
 
-/** State of an outbox message: `pending` until sent, `sent`, or `failed` after a permanent refusal (never retried). */
-export const MAIL_STATUSES = ['pending', 'sent', 'failed'] as const;
+/**
+ * State of an outbox message: `pending` until sent, `sent`, or `failed` after a permanent refusal (never retried), or
+ * `cancelled` when what it reports stopped being true before it was sent (a dedicated gift's card after a refund;
+ * issue #23, decision 0090).
+ */
+export const MAIL_STATUSES = ['pending', 'sent', 'failed', 'cancelled'] as const;
 /** One of {@link MAIL_STATUSES}. */
 export type MailStatus = (typeof MAIL_STATUSES)[number];
 
@@ -356,6 +382,7 @@ export const mailOutbox = pgTable(
       sql`(${table.kind} <> 'partial_refund' OR ${table.refundId} IS NOT NULL) AND (${table.kind} <> 'staff_digest' OR ${table.digestDate} IS NOT NULL)`,
     ),
     check('mail_outbox_staff_link_check', sql`${table.kind} NOT IN (${sqlList(STAFF_MAIL_KINDS)}) OR ${table.staffLinkId} IS NOT NULL`),
+    check('mail_outbox_tribute_check', sql`${table.kind} NOT IN (${sqlList(TRIBUTE_MAIL_KINDS)}) OR ${table.donationId} IS NOT NULL`),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
   ],
 );

@@ -68,6 +68,9 @@ export function DigestEmail({ digest, organizationName }: { digest: DailyDigest;
                 {CAUSE_DETAILS[tally.cause].displayName}: {amount(tally.amountCents)} from {giftsLabel(tally.count)}
               </Text>
             ))}
+            <Text style={line}>
+              Dedicated gifts: {digest.dedicatedGifts.honor} in honour, {digest.dedicatedGifts.memory} in memory of someone
+            </Text>
           </Section>
           <Section>
             <Heading as="h2" style={{ fontSize: '18px' }}>

@@ -240,6 +240,7 @@ describe('what the digest says', () => {
           { cause: 'communications-marketing', count: 0, amountCents: 0 },
         ],
       },
+      dedicatedGifts: { honor: 0, memory: 0 },
       newPlans: 1,
       cancelledPlans: 1,
       failedRenewals: { count: 1, amountCents: 3000 },

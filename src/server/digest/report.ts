@@ -6,6 +6,7 @@ import { donations, mailOutbox, receipts, recurringPlans, type MailKind } from '
 import { keptCentsSql } from '../ledger/kept-amount';
 import type { IsoDate } from '../recurring/calendar';
 import { zonedDayBounds } from './time-zone';
+import { countDedicatedGifts, type DedicatedGiftTally } from '../tributes/digest-tally';
 
 /**
  * What the staff's daily digest reports of one day in their time zone (issue #14; decision 0063), read from the
@@ -32,6 +33,8 @@ export interface DailyDigest {
   timeZone: string;
   /** Gifts received in the day and kept: all of them, and by cause (every cause, in CAUSES order, zeros included). */
   gifts: GiftTally & { byCause: ({ cause: Cause } & GiftTally)[] };
+  /** Of those gifts, the ones in honour and in memory of someone (issue #23). */
+  dedicatedGifts: DedicatedGiftTally;
   /** Recurring plans created in the day. */
   newPlans: number;
   /** Recurring plans cancelled in the day. */
@@ -51,6 +54,7 @@ const within = (column: AnyPgColumn, { start, end }: { start: Date; end: Date })
  * The figures of `date` in `timeZone` (its instants from its 00:00 to the next day's, daylight saving included):
  * - gifts: donations whose receipt was issued in the day (the moment each succeeded; decision 0041) and that are still
  *   `succeeded`, at the amount kept (amount less partial refunds); a gift refunded in full or disputed since is left out;
+ *   of them, the dedicated ones by kind (issue #23; tributes/digest-tally.ts);
  * - new plans: `recurring_plans.created_at` in the day; cancelled plans: status `cancelled` and `updated_at` in the day
  *   (nothing writes a cancelled plan again, so its `updated_at` is when it was cancelled);
  * - failed renewals: renewal donations (period 1 and later) `failed` with `updated_at` (when the decline was recorded)
@@ -92,6 +96,7 @@ export async function loadDailyDigest(db: Database, date: IsoDate, timeZone: str
       amountCents: causes.reduce((total, tally) => total + tally.amountCents, 0),
       byCause: causes,
     },
+    dedicatedGifts: await countDedicatedGifts(db, day),
     newPlans: newPlans?.count ?? 0,
     cancelledPlans: cancelledPlans?.count ?? 0,
     failedRenewals: { count: failedRenewals?.count ?? 0, amountCents: failedRenewals?.amountCents ?? 0 },

@@ -28,10 +28,12 @@ const DONOR = {
   donorPhone: '+501 555 0199 321',
   message: 'For the manatees of Swallow Caye',
   donorAddress: { street: '17 Barrier Reef Drive', city: 'Placencia Village', state: 'Stann Creek', zipCode: 'PV-8842', country: 'Belize' },
+  // A dedicated gift (issue #23): the honoree and the person to notify are as private as the donor.
+  tribute: { type: 'memory' as const, honoreeName: 'Ottoline Featherstonehaugh', notify: { name: 'Ximena Quillfeather', email: 'ximena@quillfeather.test', message: 'For the egrets of Bird Caye' } },
 };
 const INSERT_FAILS_EMAIL = 'quintessa.insert@fails-on-insert.test';
 const UPDATE_FAILS_EMAIL = 'quintessa.update@fails-on-update.test';
-const SECRETS = [DONOR.donorName, DONOR.donorPhone, DONOR.message, ...Object.values(DONOR.donorAddress), 'quintessa', 'fails-on-'];
+const SECRETS = [DONOR.donorName, DONOR.donorPhone, DONOR.message, ...Object.values(DONOR.donorAddress), 'quintessa', 'fails-on-', 'Featherstonehaugh', 'Quillfeather', 'egrets'];
 
 let t: TestApp;
 beforeAll(async () => {

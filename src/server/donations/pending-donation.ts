@@ -42,5 +42,6 @@ export function toPendingDonation(
     gateway: gateway.name,
     isTestPayment: gateway.isTestMode,
     paymentIntentId,
+    tribute: details.tribute,
   };
 }

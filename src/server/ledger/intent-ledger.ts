@@ -3,6 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, webhookEvents, type DonationStatus } from '../db/schema';
 import { voidReceipt } from './receipt-entries';
+import { cancelTributeCard } from './tribute-entries';
 import { createPendingDonation, type PendingDonation } from './repository';
 
 /**
@@ -73,7 +74,7 @@ export async function findOrCreateIntentDonation(
  * Moves a donation to `refunded` (a full refund of its charge, from `pending`, `succeeded` or `disputed`: a
  * refund that arrives before the success still leaves it refunded), all of its amount refunded (`refunded_cents`;
  * issue #14), keeping the charge's id, and voids its receipt with a notice to the donor (issue #12: "a refund voids
- * the receipt and sends a notice"), in `db`, the caller's transaction. Used by the webhook (a refund made in Stripe's
+ * the receipt and sends a notice"), and cancels a dedicated gift's card not yet sent (issue #23; cancelTributeCard), in `db`, the caller's transaction. Used by the webhook (a refund made in Stripe's
  * Dashboard) and by an operator's refund of what was left (admin/refund.ts). Resolves with whether it moved (false
  * when it was refunded already, failed, or unknown).
  */
@@ -90,6 +91,7 @@ export async function markDonationRefunded(db: Database, donationId: string, tra
     .returning({ id: donations.id });
   if (moved.length !== 1) return false;
   await voidReceipt(db, donationId);
+  await cancelTributeCard(db, donationId);
   return true;
 }
 

@@ -3,9 +3,11 @@ import { and, asc, count, eq, getTableColumns, inArray, isNull, lt, sql, type SQ
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
+import type { Tribute } from '../../shared/tribute';
 import type { Database } from '../db/client';
 import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } from '../db/schema';
 import { issueReceipt } from './receipt-entries';
+import { enqueueTributeCard, tributeColumns } from './tribute-entries';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -37,6 +39,8 @@ export interface PendingDonation {
   /** The gateway's payment intent, for a donation made through create/confirm (issue #11). */
   paymentIntentId?: string;
   isTestPayment: boolean;
+  /** A gift in honour or in memory of someone, and whom to send its card to (issue #23, section 3). */
+  tribute?: Tribute;
 }
 
 /** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
@@ -63,6 +67,7 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
     gateway: donation.gateway,
     isTestPayment: donation.isTestPayment,
     paymentIntentId: donation.paymentIntentId,
+    ...tributeColumns(donation.tribute),
   };
 }
 
@@ -190,7 +195,7 @@ async function resolveDonation(
 /**
  * Moves a pending donation to `succeeded` with the gateway's transaction id, brand and last4, completes
  * its Idempotency-Key with `answer` (see resolveDonation), and issues its receipt (number and outbox message,
- * see issueReceipt), in ONE transaction (issue #12, decision 0040: never a success without its receipt, nor a
+ * see issueReceipt) and, for a dedicated gift with someone to notify, queues its card (issue #23; enqueueTributeCard), in ONE transaction (issue #12, decision 0040: never a success without its receipt, nor a
  * receipt without its success). Every path that marks a donation succeeded (the route, the reconciler, a later
  * gateway webhook) goes through here. Resolves with the receipt number. Throws {@link DonationTransitionError}
  * when the row's status is not one of `from` (pending by default; a payment intent declined once may still
@@ -218,7 +223,9 @@ export async function markDonationSucceeded(
       answer,
       from,
     );
-    return { receiptNumber: await issueReceipt(tx, donationId) };
+    const receiptNumber = await issueReceipt(tx, donationId);
+    await enqueueTributeCard(tx, donationId);
+    return { receiptNumber };
   });
 }
 

@@ -1,6 +1,7 @@
 import { CARD_BRAND_NAMES } from '../../shared/card';
 import { CAUSE_DETAILS } from '../../shared/causes';
 import { FREQUENCY_LABELS } from '../../shared/frequencies';
+import { describeTribute } from '../../shared/tribute';
 import { keptAmountCents } from '../ledger/kept-amount';
 import type { ReceiptDetails } from './repository';
 
@@ -36,7 +37,8 @@ function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | '
 
 /**
  * The lines of a receipt: number, date, amount and currency (after a partial refund, also what was refunded and the
- * gift after it; issue #14), frequency, cause, donor (their name even for an anonymous gift: the receipt is private),
+ * gift after it; issue #14), frequency, cause, donor (their name even for an anonymous gift: the receipt is private), the
+ * dedication of a gift in honour or in memory of someone (issue #23),
  * card brand and last 4, transaction id; and a recurring gift's next charge.
  */
 export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptNote>): ReceiptLine[] {
@@ -54,6 +56,8 @@ export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptN
     { label: 'Frequency', value: FREQUENCY_LABELS[receipt.frequency] },
     { label: 'Cause', value: CAUSE_DETAILS[receipt.cause].displayName },
     { label: 'Donor', value: receipt.isAnonymous ? `${receipt.donorName} (anonymous gift)` : receipt.donorName },
+    // A dedicated gift (issue #23) says in honour or in memory of whom.
+    ...(receipt.tributeType && receipt.tributeHonoreeName ? [{ label: 'Dedication', value: describeTribute({ type: receipt.tributeType, honoreeName: receipt.tributeHonoreeName }) }] : []),
     { label: 'Paid with', value: paidWith(receipt) },
     { label: 'Transaction ID', value: receipt.transactionId },
     // A gift of a recurring plan (issue #13) says so, and when the next charge is, as the e-mail sends it.

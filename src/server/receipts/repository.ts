@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
+import type { TributeType } from '../../shared/tribute';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, receipts } from '../db/schema';
 
@@ -53,6 +54,9 @@ export interface ReceiptDetails {
   cardLast4: string | null;
   transactionId: string;
   isTestPayment: boolean;
+  /** A gift in honour or in memory of someone (issue #23: "The donor's receipt mentions the dedication"), or null. */
+  tributeType?: TributeType | null;
+  tributeHonoreeName?: string | null;
 }
 
 const detailColumns = {
@@ -68,6 +72,8 @@ const detailColumns = {
   donorName: donations.donorName,
   donorEmail: donations.donorEmail,
   isAnonymous: donations.isAnonymous,
+  tributeType: donations.tributeType,
+  tributeHonoreeName: donations.tributeHonoreeName,
   // NOTE: known for every donation with a receipt (succeeded or after; donations_card_known_check), NULL only while pending.
   cardBrand: sql<CardBrand>`${donations.cardBrand}`,
   cardLast4: sql<string>`${donations.cardLast4}`,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, mailOutbox, receipts, recurringPlans } from '../db/schema';
 import { enqueueReceiptResend } from '../ledger/receipt-entries';
@@ -126,6 +126,8 @@ export async function correctDonorEmail(
       .where(
         and(
           eq(mailOutbox.status, 'pending'),
+          // NOTE: a dedicated gift's card goes to the person the donor named, not to the donor (issue #23).
+          ne(mailOutbox.kind, 'tribute_card'),
           or(
             eq(mailOutbox.donationId, donationId),
             inArray(mailOutbox.refundId, refundIds),

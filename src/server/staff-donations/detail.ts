@@ -4,6 +4,7 @@ import type { StaffDonationDetail } from '../../shared/staff/donations-api';
 import type { Database } from '../db/client';
 import { donationRefunds, donations, mailOutbox, receipts, recurringPlans, type MailOutboxRow } from '../db/schema';
 import { keptAmountCents } from '../ledger/kept-amount';
+import { tributeOfRow } from '../ledger/tribute-entries';
 import { listDonationAuditEntries } from './audit-entries';
 import { staffStatusOf } from './status';
 
@@ -40,6 +41,7 @@ const MAIL_KIND_NAMES: Partial<Record<MailOutboxRow['kind'], string>> = {
   plan_changed: 'Plan changed',
   renewal_needs_authentication: 'Renewal needs authentication',
   card_expiring: 'Card expiring',
+  tribute_card: 'Dedication card',
 };
 
 /**
@@ -130,6 +132,7 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
       paymentIntentId: d.paymentIntentId,
       declineCode: d.declineCode,
       recurringPeriod: d.recurringPeriod,
+      tribute: tributeOfRow(d),
     },
     receipt: receipt ? { number: receipt.number, issuedAt: iso(receipt.issuedAt), voidedAt: receipt.voidedAt ? iso(receipt.voidedAt) : null } : null,
     emails: emails.map((email) => ({

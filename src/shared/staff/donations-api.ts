@@ -3,6 +3,7 @@ import { CardBrandSchema } from '../card';
 import { CAUSES } from '../causes';
 import { EXPORT_FORMATS } from '../export-formats';
 import { DonorEmailSchema } from '../field-rules';
+import { TributeDetailSchema } from '../tribute';
 import { FREQUENCIES } from '../frequencies';
 import { MAX_AMOUNT_DOLLARS } from '../money';
 
@@ -182,9 +183,10 @@ export type StaffDonationListAnswer = z.infer<typeof StaffDonationListAnswerSche
 
 /**
  * The state of an e-mail in the outbox as staff see it: `queued` (not tried yet), `retrying` (tried, failed for a
- * while, due again), `sent`, `failed` (given up; `lastError` says why).
+ * while, due again), `sent`, `failed` (given up; `lastError` says why), `cancelled` (withdrawn before it was sent: a
+ * dedicated gift's card after a refund; issue #23).
  */
-export const STAFF_MAIL_STATES = ['queued', 'retrying', 'sent', 'failed'] as const;
+export const STAFF_MAIL_STATES = ['queued', 'retrying', 'sent', 'failed', 'cancelled'] as const;
 
 /** An e-mail about the donation (its receipt, a resend, a refund notice, its plan's mail). */
 export const StaffDonationEmailSchema = z.object({
@@ -264,6 +266,8 @@ export const StaffDonationDetailSchema = z.object({
     declineCode: z.string().nullable(),
     keptCents: z.number().int(),
     recurringPeriod: z.number().int().nullable(),
+    /** A gift in honour or in memory of someone (issue #23), or null. */
+    tribute: TributeDetailSchema.nullable(),
   }),
   receipt: z.object({ number: z.string(), issuedAt: z.iso.datetime(), voidedAt: z.iso.datetime().nullable() }).nullable(),
   emails: z.array(StaffDonationEmailSchema),

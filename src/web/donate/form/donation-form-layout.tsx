@@ -8,6 +8,7 @@ import { FormSection } from './form-section';
 import { FormTextField } from './form-text-field';
 import { SecurePaymentNotice } from './secure-payment-notice';
 import { SubmitDonationButton } from './submit-donation-button';
+import { TributeSection } from './tribute-section';
 import type { SnackbarError } from './use-error-snackbar';
 
 /** Makes a field of a {@link FormSection} span its row. */
@@ -31,7 +32,8 @@ export interface DonationFormLayoutProps<TValues extends FieldValues> {
 /**
  * The donation form as the donor sees it in both payment modes (spec section 2; labels and choices from issue
  * #2): Personal Information, Billing Address (Optional), Payment Information (`payment`, then the notice that
- * payment information is encrypted and secure), the optional message, the anonymity checkbox and the submit
+ * payment information is encrypted and secure), the optional message, the anonymity checkbox, the "Dedicate this gift"
+ * section (issue #23) and the submit
  * button, which is disabled while the form is invalid or loading; and the error snackbar (spec section 8).
  */
 export function DonationFormLayout<TValues extends FieldValues>({
@@ -81,6 +83,7 @@ export function DonationFormLayout<TValues extends FieldValues>({
           <FormTextField name="message" label="Message (Optional)" multiline minRows={3}
             slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.message } }} />
           <AnonymousCheckbox />
+          <TributeSection />
 
           <SubmitDonationButton amountDollars={amountDollars} loading={loading} formValid={form.formState.isValid && paymentReady} />
         </Stack>

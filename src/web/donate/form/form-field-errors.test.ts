@@ -36,13 +36,18 @@ describe('toFormFieldErrors', () => {
 
   it('names, for every form field, the payload path toDonationSubmission writes it to', () => {
     // Each field holds its own name (no spaces, so the card number survives stripping), so the payload
-    // path that carries a field's value is the one that must map back to it.
-    const form = Object.fromEntries(
-      Object.entries(EMPTY_DONATION_FORM).map(([name, empty]) => [name, typeof empty === 'boolean' ? true : `value-of-${name}`]),
-    ) as DonationFormValues;
+    // path that carries a field's value is the one that must map back to it. The dedication's fields
+    // (issue #23) are its section's, ticked open, with 'memory' as its type.
+    const { tribute: _section, ...topLevel } = EMPTY_DONATION_FORM;
+    const form = {
+      ...Object.fromEntries(Object.entries(topLevel).map(([name, empty]) => [name, typeof empty === 'boolean' ? true : `value-of-${name}`])),
+      tribute: { enabled: true, type: 'memory', honoreeName: 'value-of-honoreeName', notify: true, notifyName: 'value-of-notifyName', notifyEmail: 'value-of-notifyEmail', notifyMessage: 'value-of-notifyMessage' },
+    } as DonationFormValues;
     const submission = toDonationSubmission({ amount: 25, frequency: 'one-time', cause: 'research-science' }, form);
     const errors = toFormFieldErrors(leavesByPath(submission));
-    expect(errors.map((error) => error.name)).toEqual(Object.keys(EMPTY_DONATION_FORM));
-    for (const { name, message } of errors) expect(message).toBe(String(form[name]));
+    const tributeFields = ['type', 'honoreeName', 'notifyName', 'notifyEmail', 'notifyMessage'] as const;
+    expect(errors.map((error) => error.name)).toEqual([...Object.keys(topLevel), ...tributeFields.map((name) => `tribute.${name}`)]);
+    const valueOf = (name: string) => (name.startsWith('tribute.') ? form.tribute[name.slice('tribute.'.length) as (typeof tributeFields)[number]] : form[name as keyof typeof topLevel]);
+    for (const { name, message } of errors) expect(message).toBe(String(valueOf(name)));
   });
 });

@@ -1,4 +1,8 @@
 import type { DonationFormValues } from '../../../shared/donation';
+import type { TributeFormValues } from '../../../shared/tribute';
+
+/** A field of the donation form: a top-level one, or one of the "Dedicate this gift" section's (issue #23). */
+type FormFieldName = keyof DonationFormValues | `tribute.${keyof TributeFormValues}`;
 
 /**
  * The form field that feeds each dotted path of the API payload: the inverse of toDonationSubmission
@@ -21,11 +25,16 @@ const FORM_FIELD_BY_PAYLOAD_PATH = {
   'creditCard.cvv': 'cvv',
   message: 'message',
   isAnonymous: 'isAnonymous',
-} as const satisfies Record<string, keyof DonationFormValues>;
+  'tribute.type': 'tribute.type',
+  'tribute.honoreeName': 'tribute.honoreeName',
+  'tribute.notify.name': 'tribute.notifyName',
+  'tribute.notify.email': 'tribute.notifyEmail',
+  'tribute.notify.message': 'tribute.notifyMessage',
+} as const satisfies Record<string, FormFieldName>;
 
 /** A message of the server's for one field of the donation form. */
 export interface FormFieldError {
-  name: keyof DonationFormValues;
+  name: FormFieldName;
   message: string;
 }
 

@@ -3,9 +3,12 @@ import type { ChangeEvent, ReactNode } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { DonationFormValues } from '../../../shared/donation';
 import { caretAfterDigits, countDigitsBefore } from './digit-caret';
+import type { TributeFormValues } from '../../../shared/tribute';
 
 /** The donation form's text fields (all of them but the anonymity checkbox). */
-export type TextFieldName = Exclude<keyof DonationFormValues, 'isAnonymous'>;
+export type TextFieldName =
+  | Exclude<keyof DonationFormValues, 'isAnonymous' | 'tribute'>
+  | `tribute.${Exclude<keyof TributeFormValues, 'enabled' | 'type' | 'notify'>}`;
 
 /** Props of {@link FormTextField}: MUI TextField's, plus the form field it edits. */
 export interface FormTextFieldProps

@@ -6,6 +6,7 @@ import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
 import { DONATION_STATUS_LABELS, MODE_LABELS } from '../donations/donation-labels';
+import { describeDedication } from './dedication';
 
 /** A list of labelled values (`<dl>`), in two columns where there is room and one at 320 px. */
 export function FieldList({ items }: { items: [string, ReactNode][] }) {
@@ -40,6 +41,7 @@ export function DonationFields({ donation }: { donation: StaffDonationDetail['do
         ['Address', address || '—'],
         ['Anonymous', donation.isAnonymous ? 'Yes: not named in public' : 'No'],
         ['Message', donation.message ?? '—'],
+        ['Dedication', describeDedication(donation.tribute)],
         ['Amount', `${formatCents(donation.amountCents)} ${donation.currency}`],
         ['Refunded', formatCents(donation.refundedCents)],
         ['Kept', formatCents(donation.keptCents)],

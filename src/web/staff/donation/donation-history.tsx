@@ -11,6 +11,7 @@ const MAIL_STATE_LABELS: Record<StaffDonationDetail['emails'][number]['state'], 
   retrying: 'Retrying',
   sent: 'Sent',
   failed: 'Failed',
+  cancelled: 'Cancelled',
 };
 
 /** A section heading of the donation page (h2). */

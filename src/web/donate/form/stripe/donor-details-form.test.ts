@@ -7,7 +7,7 @@ const values = { ...EMPTY_DONOR_DETAILS_FORM, donorName: 'Marisol Chan', donorEm
 
 describe('the Stripe-mode form values (issue #11)', () => {
   it('are the test-mode form values without a card field', () => {
-    expect(Object.keys(EMPTY_DONOR_DETAILS_FORM)).toEqual(['donorName', 'donorEmail', 'donorPhone', 'street', 'city', 'state', 'zipCode', 'country', 'message', 'isAnonymous']);
+    expect(Object.keys(EMPTY_DONOR_DETAILS_FORM)).toEqual(['donorName', 'donorEmail', 'donorPhone', 'street', 'city', 'state', 'zipCode', 'country', 'message', 'isAnonymous', 'tribute']);
     expect(Object.keys(DonorDetailsFormSchema.shape)).toEqual(Object.keys(EMPTY_DONOR_DETAILS_FORM));
     const card = { cardNumber: '', cardholderName: '', expiryMonth: '', expiryYear: '', cvv: '' };
     expect({ ...EMPTY_DONOR_DETAILS_FORM, ...card }).toEqual(EMPTY_DONATION_FORM);
