@@ -37,6 +37,7 @@ import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
+import { staffDashboardRoutes } from './staff-dashboard/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -181,6 +182,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     publicUrl: config.site.publicUrl,
     links: receipts.links,
   });
+  // The staff dashboard (issue #22): the figures at a glance. NOTE: after registerStaff, as the donations routes.
+  await app.register(staffDashboardRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);
