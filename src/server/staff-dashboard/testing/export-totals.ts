@@ -14,13 +14,32 @@ function dollarCellToCents(cell: string): number {
   return Number(match[1]) * 100 + Number(match[2]);
 }
 
+/** The rows of an export file, each a record by header. */
+function exportRows(csv: string): Record<string, string>[] {
+  return parse(csv, { columns: true, bom: true }) as Record<string, string>[];
+}
+
+/**
+ * The net of a standard export's rows grouped by the value of `column` (`cause`, `frequency`...): what was left of its
+ * `succeeded` rows, in cents, by value (a value without such rows absent). Throws when the file is not a standard export.
+ */
+export function netOfStandardExportBy(csv: string, column: string): Record<string, number> {
+  const net: Record<string, number> = {};
+  for (const row of exportRows(csv)) {
+    if (row.status !== 'succeeded') continue;
+    const key = row[column] ?? '';
+    net[key] = (net[key] ?? 0) + dollarCellToCents(row.amount ?? '') - dollarCellToCents(row.refunded_amount ?? '');
+  }
+  return net;
+}
+
 /**
  * The totals of a standard export's rows: count = rows; gross = amounts; refunded = refunded amounts; disputed = what
  * was left of the `disputed` rows; net = what was left of the `succeeded` rows (partly refunded ones at what was kept).
  * Throws when the file is not a standard export.
  */
 export function totalsOfStandardExport(csv: string): MoneyTotals {
-  const rows = parse(csv, { columns: true, bom: true }) as Record<string, string>[];
+  const rows = exportRows(csv);
   const totals: MoneyTotals = { count: 0, grossCents: 0, refundedCents: 0, disputedCents: 0, netCents: 0 };
   for (const row of rows) {
     const amountCents = dollarCellToCents(row.amount ?? '');
