@@ -1,5 +1,5 @@
 import { DASHBOARD_DAILY_DAYS, DASHBOARD_PERIODS, type DashboardPeriod, type DayRange } from '../../shared/staff/dashboard-api';
-import { zonedDayBounds, zonedTime } from '../digest/time-zone';
+import { startOfZonedDay, zonedTime } from '../digest/time-zone';
 import { addDays, daysInMonth, startOfDay, toIsoDate, type IsoDate } from '../recurring/calendar';
 
 /**
@@ -35,9 +35,32 @@ export function sameDateAYearBefore(date: IsoDate): IsoDate {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-/** The instants of `days` in `timeZone`: from the first day's start to the end of the last (time-zone.ts). */
+/** Most day starts {@link dayStart} keeps; past it, it starts again from none (a dashboard needs about a hundred a day). */
+const DAY_START_CACHE_SIZE = 5_000;
+/** Day starts found so far, by `<time zone> <date>`. */
+const dayStarts = new Map<string, Date>();
+
+/**
+ * The first instant of `date` in `timeZone` (time-zone.ts startOfZonedDay), remembered: finding one takes about 40
+ * Intl look-ups (under a millisecond), and a dashboard asks for some two hundred, the same ones all day.
+ */
+function dayStart(date: IsoDate, timeZone: string): Date {
+  const key = `${timeZone} ${date}`;
+  let start = dayStarts.get(key);
+  if (!start) {
+    if (dayStarts.size >= DAY_START_CACHE_SIZE) dayStarts.clear();
+    start = startOfZonedDay(date, timeZone);
+    dayStarts.set(key, start);
+  }
+  return start;
+}
+
+/**
+ * The instants of `days` in `timeZone`: from the first day's start to the start of the day after the last, as
+ * time-zone.ts zonedDayBounds gives them (daylight saving included).
+ */
 export function zonedRange(days: DayRange, timeZone: string): ZonedRange {
-  return { ...days, start: zonedDayBounds(days.from, timeZone).start, end: zonedDayBounds(days.to, timeZone).end };
+  return { ...days, start: dayStart(days.from, timeZone), end: dayStart(shiftDays(days.to, 1), timeZone) };
 }
 
 /** `days` a year before: each end moved by {@link sameDateAYearBefore}. */
