@@ -28,6 +28,13 @@ const PRELOAD_HELPER = '\0vite/preload-helper.js';
  */
 const IMPORTS_NOT_FOLLOWED = /@mui[\\/]material[\\/]styles[\\/]enhanceHighContrast\./;
 
+/**
+ * Modules a stage's barrel imports reach but /donate never runs: MUI's `useThemeProps` and `useMediaQuery`, which only
+ * the staff pages' charts call (MUI X Charts; issue #22, decision 0077). Put in a stage's chunk, they would load on
+ * /donate as soon as a lazy page used them; left out, they go with the lazy page that does.
+ */
+const NOT_IN_STAGES = /@mui[\\/](?:material[\\/]styles[\\/]useThemeProps|system[\\/]useMediaQuery[\\/]useMediaQuery)\./;
+
 /** The modules `root` imports statically, transitively, itself included (not through {@link IMPORTS_NOT_FOLLOWED}). */
 function staticClosure(root: string, moduleInfo: (id: string) => ModuleInfo | null): Set<string> {
   const seen = new Set<string>();
@@ -54,6 +61,7 @@ function startStageChunks(): CodeSplittingGroup {
     debugName: 'start stages',
     name: (id, context) => {
       if (id === PRELOAD_HELPER) return 'preload-helper';
+      if (NOT_IN_STAGES.test(id)) return null;
       if (!stageOfModule) {
         stageOfModule = new Map();
         for (const stage of START_STAGES) {

@@ -39,6 +39,7 @@ import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
 import { staffPlanRoutes } from './staff-plans/routes';
 import { createTributeComposer, isTributeMailKind } from './tributes/compose';
+import { staffDashboardRoutes } from './staff-dashboard/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -195,6 +196,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     minAmountCents: config.minAmountCents,
     retriesTotal: config.billing.retryDays.length,
   });
+  // The staff dashboard (issue #22): the figures at a glance. NOTE: after registerStaff, as the donations routes.
+  await app.register(staffDashboardRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);

@@ -57,6 +57,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0011_staff_donations_list': '9acddd9d961244603303db4fcdfaa26e31d275ace18d960205776978acdfa9af',
   '0012_recurring_plan_changes': 'adc0745af24c5d15d43d37b903136205a5493dde33fbe63ab3e47a0db5be96fa',
   '0013_donation_tributes': '048ce697867ad762d15f3cb3a7fa7e755a26e8e293fcb1c005d82b3dd7a84f67',
+  '0014_dashboard_donor_index': '2ae0bbed92e6e6517c63583a6de39655ce5d4e5a8f6c673eb93490ca06120bb9',
 };
 
 describe('migrations from an empty database', () => {

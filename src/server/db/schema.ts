@@ -168,6 +168,11 @@ export const donations = pgTable(
     index('donations_amount_created_at_id_idx').on(table.amountCents, table.createdAt, table.id),
     index('donations_status_created_at_amounts_idx').on(table.status, table.createdAt, table.amountCents, table.refundedCents),
     index('donations_donor_search_idx').using('gin', donorSearchDocumentSql(table.donorName, table.donorEmail)),
+    // The dashboard's new and returning donors (issue #22; decision 0074): whether a donor of a period gave before it,
+    // one probe per donor of the gifts charged (succeeded, refunded, disputed) by address and date.
+    index('donations_donor_email_charged_idx')
+      .on(sql`lower(${table.donorEmail})`, table.createdAt)
+      .where(sql`${table.status} IN ('succeeded', 'refunded', 'disputed')`),
   ],
 );
 

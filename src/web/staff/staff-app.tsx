@@ -1,5 +1,6 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { AuditPage } from './audit/audit-page';
+import { DashboardPage } from './dashboard/dashboard-page';
 import { RequireStaffOrigin } from './layout/wrong-origin';
 import { DonationPage } from './donation/donation-page';
 import { DonationsPage } from './donations/donations-page';
@@ -21,8 +22,8 @@ function below(path: string): string {
 
 /**
  * The staff back office (issue #21), loaded lazily under `/staff/*` so /donate loads none of it: the sign-in, link and
- * enrollment pages without a session, every other page inside the signed-in {@link StaffLayout}; `/staff` itself lands
- * on the donations (the dashboard is a later issue). Every page carries `noindex` (the server also sends `X-Robots-Tag`)
+ * enrollment pages without a session, every other page inside the signed-in {@link StaffLayout}; `/staff` itself is the
+ * dashboard (issue #22), where an unknown staff path lands too. Every page carries `noindex` (the server also sends `X-Robots-Tag`)
  * and is shown only at PUBLIC_URL's origin.
  */
 export function StaffApp() {
@@ -30,7 +31,7 @@ export function StaffApp() {
     <RequireStaffOrigin>
       <meta name="robots" content="noindex, nofollow" />
       <Routes>
-        <Route index element={<Navigate to={STAFF_PAGES.donations} replace />} />
+        <Route index element={<StaffLayout><DashboardPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.signIn)} element={<PublicFrame><SignInPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.signInLink)} element={<PublicFrame><SignInLinkPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.enroll)} element={<PublicFrame><EnrollPage /></PublicFrame>} />
@@ -41,7 +42,7 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.passkeys)} element={<StaffLayout><PasskeysPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.plans)} element={<StaffLayout><PlansPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.plan)} element={<StaffLayout><PlanPage /></StaffLayout>} />
-        <Route path="*" element={<Navigate to={STAFF_PAGES.donations} replace />} />
+        <Route path="*" element={<Navigate to={STAFF_PAGES.root} replace />} />
       </Routes>
     </RequireStaffOrigin>
   );

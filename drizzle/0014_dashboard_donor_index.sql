@@ -1,0 +1,1 @@
+CREATE INDEX "donations_donor_email_charged_idx" ON "donations" USING btree (lower("donor_email"),"created_at") WHERE "donations"."status" IN ('succeeded', 'refunded', 'disputed');
