@@ -37,6 +37,10 @@ export interface PendingDonation {
   /** The gateway's payment intent, for a donation made through create/confirm (issue #11). */
   paymentIntentId?: string;
   isTestPayment: boolean;
+  /** The known campaign of the donor's link, or null (issue #23, section 1). */
+  campaign?: string | null;
+  /** Cents of amountCents that cover the card fee (issue #23, section 2); 0 by default. */
+  feeCoveredCents?: number;
 }
 
 /** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
@@ -63,6 +67,8 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
     gateway: donation.gateway,
     isTestPayment: donation.isTestPayment,
     paymentIntentId: donation.paymentIntentId,
+    campaign: donation.campaign,
+    feeCoveredCents: donation.feeCoveredCents,
   };
 }
 

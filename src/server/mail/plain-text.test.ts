@@ -72,6 +72,7 @@ const plan: RecurringPlanRow = {
   pastDueSince: new Date('2026-11-26T14:00:00Z'),
   pausedUntil: null,
   lockedUntil: null,
+  feeCoveredCents: 0,
   isTestPayment: true,
   createdAt: new Date('2026-10-26T14:00:00Z'),
   updatedAt: new Date('2026-11-26T14:00:00Z'),
