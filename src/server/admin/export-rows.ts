@@ -40,6 +40,8 @@ type ExportedDonationColumns = Pick<
   | 'cardLast4'
   | 'gateway'
   | 'isTestPayment'
+  | 'campaign'
+  | 'feeCoveredCents'
 >;
 
 /** One gift of an export: its receipt, the donation and its donor as stored (ExportedDonationColumns). */
@@ -118,6 +120,8 @@ const exportColumns = {
   transactionId: donations.gatewayTransactionId,
   isTestPayment: donations.isTestPayment,
   isRecurring: sql<boolean>`${donations.recurringPlanId} IS NOT NULL`.mapWith(Boolean),
+  campaign: donations.campaign,
+  feeCoveredCents: donations.feeCoveredCents,
 };
 
 /**
