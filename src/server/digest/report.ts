@@ -6,6 +6,7 @@ import { donations, mailOutbox, receipts, recurringPlans, type MailKind } from '
 import { keptCentsSql } from '../ledger/kept-amount';
 import type { IsoDate } from '../recurring/calendar';
 import { zonedDayBounds } from './time-zone';
+import { loadCampaignTallies, type CampaignTally } from './campaign-tally';
 
 /**
  * What the staff's daily digest reports of one day in their time zone (issue #14; decision 0063), read from the
@@ -32,6 +33,8 @@ export interface DailyDigest {
   timeZone: string;
   /** Gifts received in the day and kept: all of them, and by cause (every cause, in CAUSES order, zeros included). */
   gifts: GiftTally & { byCause: ({ cause: Cause } & GiftTally)[] };
+  /** The same gifts by the campaign of the donor's link (issue #23), only campaigns with gifts, most first. */
+  byCampaign: CampaignTally[];
   /** Recurring plans created in the day. */
   newPlans: number;
   /** Recurring plans cancelled in the day. */
@@ -92,6 +95,7 @@ export async function loadDailyDigest(db: Database, date: IsoDate, timeZone: str
       amountCents: causes.reduce((total, tally) => total + tally.amountCents, 0),
       byCause: causes,
     },
+    byCampaign: await loadCampaignTallies(db, day),
     newPlans: newPlans?.count ?? 0,
     cancelledPlans: cancelledPlans?.count ?? 0,
     failedRenewals: { count: failedRenewals?.count ?? 0, amountCents: failedRenewals?.amountCents ?? 0 },

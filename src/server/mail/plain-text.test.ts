@@ -81,6 +81,7 @@ const digest: DailyDigest = {
   date: '2026-11-25',
   timeZone: 'America/Belize',
   gifts: { count: 3, amountCents: 13500, byCause: CAUSES.map((cause, index) => ({ cause, count: index === 0 ? 3 : 0, amountCents: index === 0 ? 13500 : 0 })) },
+  byCampaign: [{ campaign: 'spring-appeal', count: 2, amountCents: 9000 }],
   newPlans: 1,
   cancelledPlans: 2,
   failedRenewals: { count: 1, amountCents: 3000 },

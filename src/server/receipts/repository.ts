@@ -53,9 +53,12 @@ export interface ReceiptDetails {
   cardLast4: string | null;
   transactionId: string;
   isTestPayment: boolean;
+  /** Cents of amountCents the donor added to cover the card fee (issue #23); 0 or absent when they did not. */
+  feeCoveredCents?: number;
 }
 
 const detailColumns = {
+  feeCoveredCents: donations.feeCoveredCents,
   number: receipts.number,
   issuedAt: receipts.issuedAt,
   voidedAt: receipts.voidedAt,
