@@ -55,6 +55,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0009_renewal_payment_method': '9b27c5b90e2ab0c4aaa8fec8c27753120b3f5f1bcc03c4c6f69c56156a17023f',
   '0010_staff_identity': '48d3a82138f718c799f52c86a18a94dae3e47966e5a8635b50baafdb2528a4f8',
   '0011_staff_donations_list': '9acddd9d961244603303db4fcdfaa26e31d275ace18d960205776978acdfa9af',
+  '0012_campaign_and_fee_coverage': '0403d8817121354a0c41ae6eabe54ca5b5f20d6a597aced5195971d4c3af7bc5',
 };
 
 describe('migrations from an empty database', () => {

@@ -29,22 +29,26 @@ export function campaignFeeColumns(
   return { amountCents: totalCents, feeCoveredCents, campaign: knownCampaign(request.campaign, settings.campaigns) };
 }
 
-/** A field name that speaks of a fee or a total, other than the donor's choice `coverFee`: the browser's word for neither counts. */
-const FEE_FIELD = /fee|total/i;
+/**
+ * Names a browser (or someone editing its request) might give a fee or a total the donor is to pay: never read; the
+ * donor's choice is `coverFee` alone. Exact names, so that other unknown fields are still refused (strict schemas).
+ */
+export const IGNORED_FEE_FIELDS: readonly string[] = [
+  'fee', 'fees', 'feeCents', 'feeAmount', 'feeCovered', 'feeCoveredCents', 'processingFee', 'processingFeeCents',
+  'total', 'totalCents', 'totalAmount', 'amountWithFee', 'amountCents',
+];
 
-/** Removes from `value` (an object, or anything else: left alone) every key {@link FEE_FIELD} matches but `coverFee`. */
+/** Removes every key of {@link IGNORED_FEE_FIELDS} from `value` (an object; anything else is left alone). */
 function dropFeeFields(value: unknown): void {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-  for (const key of Object.keys(value)) {
-    if (key !== 'coverFee' && FEE_FIELD.test(key)) delete (value as Record<string, unknown>)[key];
-  }
+  for (const key of IGNORED_FEE_FIELDS) delete (value as Record<string, unknown>)[key];
 }
 
 /**
  * preValidation hook of the payment routes (issue #23, section 2: "the server computes the fee itself and never trusts a
- * fee from the browser"; decision 0078): drops any fee or total field (`feeCoveredCents`, `fee`, `totalAmount`...) from the
- * body and from its `donation` / `donationData`, so a tampered fee is ignored rather than refused, and the strict
- * schemas then see the rest. `coverFee` alone is the donor's choice.
+ * fee from the browser"; decision 0078): drops the fee and total fields of {@link IGNORED_FEE_FIELDS} from the body and
+ * from its `donation` / `donationData`, so a tampered fee is ignored rather than refused, and the strict schemas then
+ * see the rest. `coverFee` alone is the donor's choice.
  */
 export async function ignoreBrowserFee(request: FastifyRequest): Promise<void> {
   const body = request.body as Record<string, unknown> | null | undefined;
