@@ -132,7 +132,7 @@ test.describe('a campaign link', () => {
     await expect(page.getByRole('button', { name: '$50', exact: true })).toHaveAttribute('aria-pressed', 'false');
     await expect(page.getByRole('button', { name: 'Monthly' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: 'Marine Protected Areas' })).toHaveAttribute('aria-pressed', 'true');
-    await expect(page.getByText(/^Your \$/)).toHaveText('Your $100 monthly donation can help protect Marine Protected Areas');
+    await expect(page.getByText(/^Your \$/)).toHaveText('Your $100 monthly donation can help protect Marine Protected Areas Management');
     expect(errors, 'the page logged errors').toEqual([]);
     await context.close();
   });
