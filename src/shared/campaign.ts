@@ -9,15 +9,13 @@ export const CAMPAIGN_PARAM = 'campaign';
 /** Longest campaign slug, in characters (issue #23). */
 export const MAX_CAMPAIGN_SLUG_LENGTH = 64;
 
-/** A campaign slug: letters, digits and dashes, 1 to 64 characters (issue #23, section 1). */
-const CAMPAIGN_SLUG = /^[A-Za-z0-9-]{1,64}$/;
-
 /**
  * The campaign slug `value` names, lower-cased (decision 0078: slugs are compared without case), or null when it is not a
  * well-formed slug (letters, digits, dashes, 1 to {@link MAX_CAMPAIGN_SLUG_LENGTH} characters). Takes anything.
+ * NOTE: the pre-rendered page inlines this function's source (campaign-link-script.ts): it must use only its parameter.
  */
 export function normalizeCampaignSlug(value: unknown): string | null {
-  return typeof value === 'string' && CAMPAIGN_SLUG.test(value) ? value.toLowerCase() : null;
+  return typeof value === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(value) ? value.toLowerCase() : null;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { CAMPAIGN_PARAM, normalizeCampaignSlug } from '../../shared/campaign';
-import { readSessionItem, SESSION_KEYS, writeSessionItem, type SessionValidator } from './session-store';
+import { normalizeCampaignSlug } from '../../shared/campaign';
+import { readSessionItem, SESSION_KEYS, type SessionValidator } from './session-store';
 
 /** Validates a stored campaign: a well-formed slug (issue #23), as {@link normalizeCampaignSlug} reads it. */
 const StoredCampaign: SessionValidator<string> = {
@@ -10,17 +10,11 @@ const StoredCampaign: SessionValidator<string> = {
 };
 
 /**
- * Keeps the campaign of the page's link (issue #23, section 1: "kept through the flow"): the `campaign` parameter of
- * `search` when it is a well-formed slug, in sessionStorage for the rest of the tab's visit (a later link without one
- * leaves it; one with another replaces it). A malformed slug is ignored. Whether the campaign is known is the server's
+ * The campaign of the link the donor came by in this tab's visit (issue #23, section 1: "kept through the flow"), or
+ * null: the pre-rendered /donate's link script keeps a well-formed slug in sessionStorage (campaign-link-script.ts; a
+ * later link with another campaign replaces it, one without leaves it). Whether the campaign is known is the server's
  * call (CAMPAIGNS), when it records the donation.
  */
-export function rememberLinkCampaign(search: string): void {
-  const slug = normalizeCampaignSlug(new URLSearchParams(search).get(CAMPAIGN_PARAM));
-  if (slug !== null) writeSessionItem(SESSION_KEYS.campaign, StoredCampaign, slug);
-}
-
-/** The campaign kept by {@link rememberLinkCampaign}, or null. */
 export function rememberedCampaign(): string | null {
   return readSessionItem(SESSION_KEYS.campaign, StoredCampaign);
 }

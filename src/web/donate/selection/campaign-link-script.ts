@@ -1,13 +1,19 @@
 import { CAUSES } from '../../../shared/causes';
 import { FREQUENCIES } from '../../../shared/frequencies';
 import { MIN_AMOUNT_DOLLARS } from '../../../shared/money';
-import { MAX_LINK_AMOUNT_DOLLARS, readLinkChoices, type LinkChoiceRules } from '../../../shared/campaign';
+import { CAMPAIGN_PARAM, MAX_LINK_AMOUNT_DOLLARS, normalizeCampaignSlug, readLinkChoices, type LinkChoiceRules } from '../../../shared/campaign';
+import { SESSION_KEYS } from '../../state/session-store';
 import { SITE_CONFIG_META_NAME } from '../../../shared/site-config-meta';
 import { EARLY_CHOICES_MARKUP, type EarlyChoicesMarkup } from './early-choices';
 
-/** What {@link applyLinkChoices} is given besides the markup names: the link's rules and the site config tag's name. */
+/**
+ * What {@link applyLinkChoices} is given besides the markup names: the link's rules, the site config tag's name, the
+ * campaign's query parameter and the sessionStorage key the donation form reads it from (campaign-memory.ts).
+ */
 export interface LinkScriptRules extends LinkChoiceRules {
   metaName: string;
+  campaignParam: string;
+  campaignKey: string;
 }
 
 /**
@@ -19,10 +25,24 @@ export interface LinkScriptRules extends LinkChoiceRules {
  * which the early choices script answers as it answers the donor (decision 0023): the markup then records them, the app
  * takes them when it is live, and the donor's own taps before then still count.
  * The smallest custom amount is the deployment's (the site config tag's `minAmountDollars`) when above `rules.minDollars`.
- * NOTE: the page inlines this function's source, and {@link readLinkChoices}'s as `read`: it must use only its
- * parameters and the browser's globals.
+ * The link's campaign, when a well-formed slug (`slug`, {@link normalizeCampaignSlug}), is kept in sessionStorage under
+ * `rules.campaignKey` for the rest of the visit: the form sends it with the donation (decision 0078).
+ * NOTE: the page inlines this function's source, and {@link readLinkChoices}'s as `read`, {@link normalizeCampaignSlug}'s
+ * as `slug`: it must use only its parameters and the browser's globals. No code of the app: /donate's JavaScript stays
+ * as it was (decision 0020).
  */
-export function applyLinkChoices(markup: EarlyChoicesMarkup, rules: LinkScriptRules, read: typeof readLinkChoices): void {
+export function applyLinkChoices(
+  markup: EarlyChoicesMarkup,
+  rules: LinkScriptRules,
+  read: typeof readLinkChoices,
+  slug: typeof normalizeCampaignSlug,
+): void {
+  const campaign = slug(new URLSearchParams(location.search).get(rules.campaignParam));
+  try {
+    if (campaign !== null) sessionStorage.setItem(rules.campaignKey, JSON.stringify(campaign));
+  } catch {
+    // storage refused (privacy modes): the gift is made without its campaign
+  }
   if (!/[?&](amount|frequency|cause)=/.test(location.search)) return;
   const apply = () => {
     const root = document.getElementById('root');
@@ -66,10 +86,12 @@ export const LINK_SCRIPT_RULES: LinkScriptRules = {
   minDollars: MIN_AMOUNT_DOLLARS,
   maxDollars: MAX_LINK_AMOUNT_DOLLARS,
   metaName: SITE_CONFIG_META_NAME,
+  campaignParam: CAMPAIGN_PARAM,
+  campaignKey: SESSION_KEYS.campaign,
 };
 
 /** The inline `<script>` of the pre-rendered page that runs {@link applyLinkChoices} (issue #23, decision 0079). */
 export function linkChoicesScriptTag(): string {
-  const args = [JSON.stringify(EARLY_CHOICES_MARKUP), JSON.stringify(LINK_SCRIPT_RULES), String(readLinkChoices)];
+  const args = [JSON.stringify(EARLY_CHOICES_MARKUP), JSON.stringify(LINK_SCRIPT_RULES), String(readLinkChoices), String(normalizeCampaignSlug)];
   return `<script>(${String(applyLinkChoices)})(${args.join(',')})</script>`;
 }

@@ -5,7 +5,6 @@ import { getMinAmountDollars } from '../../config/min-amount';
 import type { DonationSelection } from '../../../shared/donation';
 import { DEFAULT_FREQUENCY, type Frequency } from '../../../shared/frequencies';
 import { CUSTOM_AMOUNT_VALUE, type EarlyChoices, takeEarlyChoices } from './early-choices';
-import { takeLinkSelection } from './campaign-link';
 
 /**
  * What the amount controls hold: the pressed preset, and whether/what the custom field holds.
@@ -83,8 +82,7 @@ function amountStateOfEarlyChoices({ amount, customText, customBadInput }: Early
  * that never block the main thread for long, and skips it when nothing was stored (issue #5, decision 0021).
  */
 export function useSelectionChoices(initial: DonationSelection | null, mountedByHydration = false): SelectionChoices {
-  // A campaign link's choices (issue #23): made on the markup by the page's inline script when hydrating, applied here otherwise.
-  const [start] = useState(() => takeLinkSelection(initial, getMinAmountDollars(), mountedByHydration));
+  const start = mountedByHydration ? null : initial;
   const [amountState, setAmountState] = useState<AmountState>(() => amountStateFor(start?.amount ?? DEFAULT_AMOUNT_DOLLARS));
   const [frequency, setFrequency] = useState<Frequency>(start?.frequency ?? DEFAULT_FREQUENCY);
   const [cause, setCause] = useState<Cause | null>(start?.cause ?? null);
