@@ -186,3 +186,25 @@ describe("the campaign of the donor's link (issue #23: an unknown or malformed s
     expect(() => loadConfig({ CAMPAIGNS: 'spring appeal' })).toThrow(/CAMPAIGNS/);
   });
 });
+
+describe('with FEE_COVERAGE=off (issue #23: the box is hidden)', () => {
+  let off: TestApp;
+  beforeAll(async () => {
+    off = await createTestApp({ env: { FEE_COVERAGE: 'off' } });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
+
+  it('tells the page no fee is offered, and charges the gift alone even when coverFee is sent', async () => {
+    const page = await off.app.inject({ method: 'GET', url: '/donate' });
+    const meta = /<meta name="site-config" content="([^"]*)">/.exec(page.body)?.[1] ?? '';
+    expect(JSON.parse(meta.replaceAll('&quot;', '"'))).toMatchObject({ feeCoverage: null });
+
+    const response = await off.postDonation(validSubmission({ amount: 50, coverFee: true }));
+    expect(response.statusCode).toBe(200);
+    expect(ProcessDonationSuccessSchema.parse(response.json()).data).toMatchObject({ amount: 50 });
+    const [row] = await off.db.select().from(donations);
+    expect(row).toMatchObject({ amountCents: 5000, feeCoveredCents: 0 });
+  });
+});
