@@ -7,6 +7,7 @@ import { E2E_ADMIN_TOKEN, E2E_DATA_DIR, E2E_PORT } from './e2e-env';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { chooseDonation, expect, fillDonorForm, recordPageErrors, test, waitForApp } from './fixtures';
 import { holdAppScripts } from './hold-app-scripts';
+import { manageLinkPath, waitForReceipt } from './mail-helpers';
 
 /**
  * Issue #23 in Chromium, on the shared server (test gateway; CAMPAIGNS=spring-appeal in playwright.config.ts):
@@ -170,5 +171,25 @@ test.describe('covering the card fee', () => {
       .toBeGreaterThanOrEqual(1);
     const standard = (await exportedRecords(page, 'standard')).find((record) => record.email === email);
     expect(standard).toMatchObject({ amount: (totalCents / 100).toFixed(2), fee_covered: (feeCents / 100).toFixed(2) });
+  });
+
+  test('a monthly donor who covered the fee sees it on the manage page of the receipt e-mail, and stops it there', async ({ page }) => {
+    const email = donorAddress('monthly-fee');
+    await chooseDonation(page, { customAmount: '30', frequency: 'monthly', cause: 'education-outreach' });
+    await fillDonorForm(page, { email });
+    // (30.00 + 0.30) / (1 - 2.9 %) = 31.205..., rounded up: $31.21.
+    await page.getByRole('checkbox', { name: 'Add $1.21 to cover the card processing fee' }).check();
+    await page.getByRole('button', { name: 'Complete Donation of $31.21' }).click();
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible();
+
+    const receipt = await waitForReceipt(join(E2E_DATA_DIR, 'mail'), email);
+    expect(receipt.text).toMatch(/Card fee covered:?\s*\$1\.21 USD/);
+    await page.goto(manageLinkPath(receipt) ?? '');
+    await expect(page.getByRole('heading', { name: 'Manage Your Recurring Gift', level: 1 })).toBeVisible();
+    await expect(page.getByText('Each charge adds $1.21 to cover the card processing fee')).toBeVisible();
+    await expectNoAxeViolations(page, 'manage page of a gift covering the fee');
+    await page.getByRole('button', { name: 'Stop Covering the Fee' }).click();
+    await expect(page.getByRole('status')).toContainText('Your charges no longer add the card processing fee.');
+    await expect(page.getByRole('button', { name: 'Stop Covering the Fee' })).toHaveCount(0);
   });
 });
