@@ -52,6 +52,8 @@ export default defineConfig({
       RATE_LIMITS: 'off',
       ADMIN_TOKEN: E2E_ADMIN_TOKEN,
       PUBLIC_URL: E2E_STAFF_BASE_URL,
+      // The campaign the campaign links' story gives by (issue #23, campaign-fee.spec.ts).
+      CAMPAIGNS: 'spring-appeal',
     },
   },
 });

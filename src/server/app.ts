@@ -142,6 +142,7 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     cardTesting,
     minAmountCents: config.minAmountCents,
     clock: clock ?? systemClock,
+    campaignFee: { feeCoverage: config.site.feeCoverage, campaigns: config.campaigns },
   });
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {

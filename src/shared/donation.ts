@@ -42,6 +42,8 @@ export const DonationResultSchema = z.strictObject({
   isTestPayment: z.boolean(),
   /** Capability link (a path on the site) of the receipt's PDF, added by the server when it sends the answer (issue #12). */
   receiptUrl: z.string().refine(isReceiptUrl, 'must be a receipt link of this site').optional(),
+  /** The part of `amount` (dollars) that covered the card fee, when the donor covered it (issue #23, section 2). */
+  feeCovered: z.number().optional(),
   /** A monthly or yearly gift's plan (issue #13): its frequency and first renewal's UTC date, `YYYY-MM-DD`. */
   recurring: z
     .strictObject({ frequency: z.enum(['monthly', 'yearly']), nextChargeOn: z.string().regex(RECURRING_DATE_PATTERN) })
@@ -131,6 +133,10 @@ export const DonationSubmissionSchema = z.strictObject({
   creditCard: CreditCardSchema,
   /** A gift in honour or in memory of someone (issue #23, section 3; shared/tribute.ts). */
   tribute: TributeSchema.optional(),
+  /** Add the card fee to the gift (issue #23, section 2); the server computes the fee itself. */
+  coverFee: z.boolean({ error: 'coverFee must be true or false' }).default(false),
+  /** The campaign of the donor's link (issue #23, section 1); recorded only when it is a known campaign, else as none. */
+  campaign: z.string({ error: 'campaign must be text' }).max(200, 'campaign must be at most 200 characters').optional(),
 });
 /** A validated donation submission (amount in dollars). */
 export type DonationSubmission = z.infer<typeof DonationSubmissionSchema>;
@@ -141,13 +147,15 @@ export type DonationSubmissionInput = z.input<typeof DonationSubmissionSchema>;
  * The submission without its amount and card (issue #11): the `donation` of `POST /api/create-payment-intent`,
  * so a payment whose browser never comes back is still recorded with its donor. Strict: a card field is refused.
  */
-export const DonationDetailsSchema = DonationSubmissionSchema.omit({ amount: true, creditCard: true });
+export const DonationDetailsSchema = DonationSubmissionSchema.omit({ amount: true, creditCard: true, coverFee: true });
 /** A donation's details without amount and card. */
 export type DonationDetails = z.infer<typeof DonationDetailsSchema>;
 
 /** Body of `POST /api/create-payment-intent` (spec section 7, issue #11): `{amount (dollars), donation?}`. */
 export const CreatePaymentIntentRequestSchema = z.strictObject({
   amount: AmountDollarsSchema,
+  /** Add the card fee to the gift (issue #23, section 2): the intent is of the total the server computes. */
+  coverFee: z.boolean({ error: 'coverFee must be true or false' }).default(false),
   donation: DonationDetailsSchema.optional(),
 });
 /** A create-payment-intent request as a client sends it. */
@@ -219,9 +227,14 @@ export const EMPTY_DONATION_FORM: DonationFormValues = {
 
 /**
  * Builds the API payload from the selection and the form (spec section 3): the card number loses
- * its spaces, `paymentMethod` is always `credit_card`, `type` is the detected brand.
+ * its spaces, `paymentMethod` is always `credit_card`, `type` is the detected brand; `extras` are the donor's
+ * choice to cover the fee and the campaign of their link (issue #23), none by default.
  */
-export function toDonationSubmission(selection: DonationSelection, form: DonationFormValues): DonationSubmission {
+export function toDonationSubmission(
+  selection: DonationSelection,
+  form: DonationFormValues,
+  extras: { coverFee?: boolean; campaign?: string | null } = {},
+): DonationSubmission {
   const number = stripCardNumber(form.cardNumber);
   const tribute = toTribute(form.tribute);
   return {
@@ -250,5 +263,7 @@ export function toDonationSubmission(selection: DonationSelection, form: Donatio
       type: detectCardBrand(number),
     },
     ...(tribute ? { tribute } : {}),
+    coverFee: extras.coverFee ?? false,
+    ...(extras.campaign ? { campaign: extras.campaign } : {}),
   };
 }

@@ -44,6 +44,8 @@ export type PaymentToConfirm = z.infer<typeof PaymentToConfirmSchema>;
 /** A plan as the manage page shows it (GET answer; every POST answers it too, as changed). */
 export const ManagedPlanSchema = z.object({
   amount: z.number(),
+  /** What each charge adds to `amount` to cover the card fee, in dollars (issue #23); 0 when the plan does not. */
+  feeCovered: z.number().default(0),
   currency: z.literal('USD'),
   frequency: z.enum(['monthly', 'yearly']),
   cause: CauseSchema,
@@ -77,6 +79,8 @@ export const PlanChangeSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('update_card'), creditCard: CreditCardSchema }),
   z.strictObject({ action: z.literal('use_setup_intent'), setupIntentId: z.string().regex(/^seti_\w{1,200}$/) }),
   z.strictObject({ action: z.literal('cancel') }),
+  /** Stop adding the card fee to each charge (issue #23, section 2: "the manage link can turn it off"). */
+  z.strictObject({ action: z.literal('stop_covering_fee') }),
 ]);
 /** A change of a plan. */
 export type PlanChange = z.infer<typeof PlanChangeSchema>;

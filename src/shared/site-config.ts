@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MIN_AMOUNT_DOLLARS } from './money';
 import { isMinAmountDollars } from './site-config-meta';
+import { DEFAULT_FEE_COVERAGE } from './fee-coverage';
 
 // NOTE: defined in a module without zod, so the landing screen can read the tag (decision 0020).
 export { SITE_CONFIG_META_NAME } from './site-config-meta';
@@ -25,6 +26,8 @@ export const SiteConfigSchema = z.object({
       z.object({ gateway: z.literal('stripe'), publishableKey: z.string().startsWith('pk_'), stripeJsUrl: z.url() }),
     ])
     .default({ gateway: 'test' }),
+  /** The card fee the form offers to cover (FEE_COVERAGE_PERCENT, FEE_COVERAGE_FIXED_CENTS; issue #23), null with FEE_COVERAGE=off. */
+  feeCoverage: z.object({ percent: z.number().min(0).max(50), fixedCents: z.number().int().min(0).max(1000) }).nullable().default(DEFAULT_FEE_COVERAGE),
 });
 /** `{organizationUrl, publicUrl, minAmountDollars, payments}`: two absolute URLs, an amount in dollars and the card's way in. */
 export type SiteConfig = z.infer<typeof SiteConfigSchema>;
@@ -35,4 +38,5 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   publicUrl: 'http://localhost:3000',
   minAmountDollars: MIN_AMOUNT_DOLLARS,
   payments: { gateway: 'test' },
+  feeCoverage: DEFAULT_FEE_COVERAGE,
 };

@@ -6,6 +6,7 @@ import { PATHS } from '../shared/site-paths';
 import { SiteRoot } from './app';
 import { EARLY_CHOICES_MARKUP } from './donate/selection/early-choices';
 import { earlyChoicesScriptTag } from './donate/selection/early-choices-script';
+import { linkChoicesScriptTag } from './donate/selection/campaign-link-script';
 import { createEmotionCache } from './emotion-cache';
 import type { PrerenderedContent } from './prerender-page';
 
@@ -21,7 +22,8 @@ function AtDonate({ children }: { children?: ReactNode }) {
  * Returns the markup and the critical CSS as emotion `<style data-emotion>` tags (globals such as
  * CssBaseline first), which the browser's emotion cache with the same key adopts instead of inserting
  * them again (emotion SSR with @emotion/server's extractCriticalToChunks), then the early choices script,
- * which makes the markup answer the donor's taps until the app is live (issue #10, decision 0023). The tags
+ * which makes the markup answer the donor's taps until the app is live (issue #10, decision 0023), and the campaign
+ * link script, which makes a link's choices on that markup before the first paint (issue #23, decision 0079). The tags
  * carry no nonce: the server adds the per-response nonce to every tag of the page it sends.
  */
 export function renderLandingScreen(): PrerenderedContent {
@@ -31,7 +33,7 @@ export function renderLandingScreen(): PrerenderedContent {
   return {
     path: PATHS.donate,
     rootHtml,
-    headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) + earlyChoicesScriptTag(),
+    headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) + earlyChoicesScriptTag() + linkChoicesScriptTag(),
     rootAttributes: { [EARLY_CHOICES_MARKUP.state]: '' },
   };
 }

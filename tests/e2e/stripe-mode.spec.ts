@@ -190,6 +190,26 @@ test.describe('in Stripe mode', () => {
     expectNoCardNumberSentTo(site, TEST_CARDS.visa);
   });
 
+  test('a donor who covers the card fee is charged the total the server computes: Stripe receives it, and the gift and fee are recorded (issue #23)', async ({
+    page,
+    site,
+    stripeApi,
+  }) => {
+    await chooseDonation(page, { preset: '$50', frequency: 'one-time', cause: 'research-science' });
+    await fillStripeForm(page, { name: 'Marisol Chan', email: 'marisol@example.org', cardNumber: TEST_CARDS.visa });
+    // (50.00 + 0.30) / (1 - 2.9 %) = 51.8023..., rounded up: $51.81, of which $1.81 covers the fee.
+    await page.getByRole('checkbox', { name: 'Add $1.81 to cover the card processing fee' }).check();
+    const created = page.waitForRequest((request) => request.url().endsWith(API_PATHS.createPaymentIntent));
+    await clickScrolledIntoView(page.getByRole('button', { name: 'Complete Donation of $51.81' }));
+    expect((await created).postDataJSON()).toMatchObject({ amount: 50, coverFee: true });
+
+    await expect(page.getByRole('heading', { name: 'Thank You!' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+    await expect(page.locator('dl').first()).toContainText('Total charged$51.81');
+    const [intent] = stripeApi.paymentIntents;
+    expect(intent).toMatchObject({ status: 'succeeded', amount: 5181, currency: 'usd' });
+    await expect.poll(() => succeededDonationCount(site.server.baseUrl)).toBe(1);
+  });
+
   test('a donor whose card has insufficient funds sees why, stays on the form, and gives with another card on the same payment intent', async ({
     page,
     site,

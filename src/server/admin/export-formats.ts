@@ -8,7 +8,8 @@ import { keptAmountCents } from '../ledger/kept-amount';
 /**
  * The columns of each export format (issue #14, "Staff actions", Export): the header row each CRM's import tool
  * expects, and how each cell is written from a gift. Sources of the column names and the choices for what no CRM
- * names (anonymity, recurring flag, the cause): docs/decisions/0060-donation-export-for-crms.md.
+ * names (anonymity, recurring flag, the cause): docs/decisions/0060-donation-export-for-crms.md; the campaign and the fee
+ * covered (issue #23): docs/decisions/0078-campaigns-and-fee-coverage-recorded.md.
  */
 
 /** A column: its header, and its cell of a gift (always text: the CSV writer neutralises formulas in it). */
@@ -44,6 +45,8 @@ export function splitDonorName(name: string): { firstName: string; lastName: str
 }
 
 const causeName = (row: ExportRow) => CAUSE_DETAILS[row.cause].displayName;
+/** NPSP's one campaign field of a gift (issue #23, decision 0078): the campaign of the donor's link, else the cause as before (decision 0060). */
+const campaignOrCauseName = (row: ExportRow) => row.campaign ?? causeName(row);
 const text = (value: string | null) => value ?? '';
 const firstName = (row: ExportRow) => splitDonorName(row.donorName).firstName;
 const lastName = (row: ExportRow) => splitDonorName(row.donorName).lastName;
@@ -117,6 +120,8 @@ const STANDARD: ExportLayout = {
     ['gateway', (row) => row.gateway],
     ['transaction_id', (row) => text(row.transactionId)],
     ['test_payment', (row) => trueFalse(row.isTestPayment)],
+    ['campaign', (row) => text(row.campaign)],
+    ['fee_covered', (row) => formatCentsAsDollars(row.feeCoveredCents)],
     ...TRIBUTE_COLUMNS,
   ],
 };
@@ -137,7 +142,7 @@ const NPSP: ExportLayout = {
     ['npsp__Donation_Amount__c', (row) => formatCentsAsDollars(keptAmountCents(row))],
     ['npsp__Donation_Date__c', (row) => toIsoDate(row.issuedAt)],
     ['npsp__Donation_Stage__c', () => 'Closed Won'],
-    ['npsp__Donation_Campaign_Name__c', causeName],
+    ['npsp__Donation_Campaign_Name__c', campaignOrCauseName],
     ['npsp__Donation_Description__c', (row) => text(row.message)],
     ['npsp__Payment_Method__c', () => CREDIT_CARD],
     ['npsp__Payment_Check_Reference_Number__c', (row) => row.receiptNumber],
@@ -168,6 +173,7 @@ const BLOOMERANG: ExportLayout = {
     ['Receipt Number', (row) => row.receiptNumber],
     ['Anonymous?', (row) => (row.isAnonymous ? 'Yes' : '')],
     ['Recurring?', (row) => (row.isRecurring ? 'Yes' : '')],
+    ['Campaign', (row) => text(row.campaign)],
     ...TRIBUTE_COLUMNS,
   ],
 };
@@ -193,6 +199,7 @@ const LGL: ExportLayout = {
     ['Gift Note', (row) => text(row.message)],
     ['Anonymous', (row) => yesNo(row.isAnonymous)],
     ['Recurring', (row) => yesNo(row.isRecurring)],
+    ['Campaign', (row) => text(row.campaign)],
     ...TRIBUTE_COLUMNS,
   ],
 };
@@ -221,6 +228,7 @@ const CIVICRM: ExportLayout = {
     ['Note', (row) => text(row.message)],
     ['Anonymous', (row) => yesNo(row.isAnonymous)],
     ['Recurring', (row) => yesNo(row.isRecurring)],
+    ['Campaign', (row) => text(row.campaign)],
     ...TRIBUTE_COLUMNS,
   ],
 };

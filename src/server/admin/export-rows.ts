@@ -42,6 +42,8 @@ type ExportedDonationColumns = Pick<
   | 'isTestPayment'
   | 'tributeType'
   | 'tributeHonoreeName'
+  | 'campaign'
+  | 'feeCoveredCents'
 >;
 
 /** One gift of an export: its receipt, the donation and its donor as stored (ExportedDonationColumns). */
@@ -122,6 +124,8 @@ const exportColumns = {
   transactionId: donations.gatewayTransactionId,
   isTestPayment: donations.isTestPayment,
   isRecurring: sql<boolean>`${donations.recurringPlanId} IS NOT NULL`.mapWith(Boolean),
+  campaign: donations.campaign,
+  feeCoveredCents: donations.feeCoveredCents,
 };
 
 /**

@@ -58,6 +58,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0012_recurring_plan_changes': 'adc0745af24c5d15d43d37b903136205a5493dde33fbe63ab3e47a0db5be96fa',
   '0013_donation_tributes': '048ce697867ad762d15f3cb3a7fa7e755a26e8e293fcb1c005d82b3dd7a84f67',
   '0014_dashboard_donor_index': '2ae0bbed92e6e6517c63583a6de39655ce5d4e5a8f6c673eb93490ca06120bb9',
+  '0015_campaign_and_fee_coverage': '0403d8817121354a0c41ae6eabe54ca5b5f20d6a597aced5195971d4c3af7bc5',
 };
 
 describe('migrations from an empty database', () => {

@@ -122,6 +122,10 @@ export const donations = pgTable(
      * since. NULL for a gift that is not a renewal.
      */
     renewalPaymentMethodId: text('renewal_payment_method_id'),
+    /** The known campaign (CAMPAIGNS) of the link the donor came by (issue #23, section 1); NULL for none, unknown or malformed. */
+    campaign: text('campaign'),
+    /** Cents of `amount_cents` the donor added to cover the card fee (issue #23, section 2); the gift is the rest. */
+    feeCoveredCents: integer('fee_covered_cents').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -139,6 +143,8 @@ export const donations = pgTable(
     check('donations_status_check', sql`${table.status} IN (${sqlList(DONATION_STATUSES)})`),
     check('donations_amount_cents_check', sql`${table.amountCents} > 0`),
     check('donations_refunded_cents_check', sql`${table.refundedCents} BETWEEN 0 AND ${table.amountCents}`),
+    check('donations_fee_covered_cents_check', sql`${table.feeCoveredCents} >= 0 AND ${table.feeCoveredCents} < ${table.amountCents}`),
+    check('donations_campaign_check', sql`${table.campaign} ~ '^[a-z0-9-]{1,64}$'`),
     check('donations_frequency_check', sql`${table.frequency} IN (${sqlList(FREQUENCIES)})`),
     check('donations_cause_check', sql`${table.cause} IN (${sqlList(CAUSES)})`),
     // A dedication has its kind and honoree together; someone to notify only with a dedication, name and address together.
@@ -465,6 +471,8 @@ export const recurringPlans = pgTable(
     pausedUntil: date('paused_until', { mode: 'string' }),
     /** Lease of the billing run that claimed the plan (FOR UPDATE SKIP LOCKED); a run that dies leaves it to expire. */
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Cents added to each charge to cover the card fee (issue #23, section 2): the first gift's; 0 once the donor turns it off. `amount_cents` is the gift. */
+    feeCoveredCents: integer('fee_covered_cents').notNull().default(0),
     isTestPayment: boolean('is_test_payment').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -472,6 +480,7 @@ export const recurringPlans = pgTable(
   (table) => [
     check('recurring_plans_status_check', sql`${table.status} IN (${sqlList(RECURRING_PLAN_STATUSES)})`),
     check('recurring_plans_amount_cents_check', sql`${table.amountCents} > 0`),
+    check('recurring_plans_fee_covered_cents_check', sql`${table.feeCoveredCents} >= 0`),
     check('recurring_plans_frequency_check', sql`${table.frequency} IN (${sqlList(RECURRING_FREQUENCIES)})`),
     check('recurring_plans_cause_check', sql`${table.cause} IN (${sqlList(CAUSES)})`),
     check('recurring_plans_card_brand_check', sql`${table.cardBrand} IN (${sqlList(CARD_BRANDS)})`),

@@ -6,7 +6,7 @@ import { formatAmountCents } from '../receipts/receipt-view';
 import type { DailyDigest, MailTally } from './report';
 
 /**
- * The staff's daily digest e-mail (issue #14): the day's gifts and what they came to, by cause; new and cancelled
+ * The staff's daily digest e-mail (issue #14): the day's gifts and what they came to, by cause and by campaign (issue #23); new and cancelled
  * recurring plans; failed renewals; mail that could not be sent. Counts and sums only (decision 0063): a staff member
  * who needs the gifts themselves exports them (GET /api/admin/donations.csv). Rendered to HTML and plain text from
  * this one tree (renderEmailParts).
@@ -71,6 +71,11 @@ export function DigestEmail({ digest, organizationName }: { digest: DailyDigest;
             <Text style={line}>
               Dedicated gifts: {digest.dedicatedGifts.honor} in honour, {digest.dedicatedGifts.memory} in memory of someone
             </Text>
+            {digest.byCampaign.map((tally) => (
+              <Text key={`campaign-${tally.campaign}`} style={line}>
+                Campaign {tally.campaign}: {amount(tally.amountCents)} from {giftsLabel(tally.count)}
+              </Text>
+            ))}
           </Section>
           <Section>
             <Heading as="h2" style={{ fontSize: '18px' }}>

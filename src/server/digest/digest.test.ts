@@ -125,8 +125,10 @@ async function seedDay(): Promise<void> {
   await gift(2500, 'research-science', at(0, '05:00:00.000'));
   await gift(4000, 'marine-protected-areas', at(1, '03:59:59.999'));
   const partlyRefunded = await gift(10000, 'marine-protected-areas', at(0, '17:00:00'));
-  await t.db.update(donations).set({ refundedCents: 3000 }).where(eq(donations.id, partlyRefunded.id));
+  // Two gifts came by a campaign's link (issue #23): one kept in part, one refunded in full (left out).
+  await t.db.update(donations).set({ refundedCents: 3000, campaign: 'spring-appeal' }).where(eq(donations.id, partlyRefunded.id));
   const refunded = await gift(5000, 'education-outreach', at(0, '18:00:00'));
+  await t.db.update(donations).set({ campaign: 'spring-appeal' }).where(eq(donations.id, refunded.id));
   await markDonationRefunded(t.db, refunded.id, refunded.transactionId);
   await gift(1000, 'research-science', at(0, '04:59:59.999'));
   await gift(1000, 'research-science', at(1, '04:00:00.000'));
@@ -224,7 +226,7 @@ describe('when the digest is queued', () => {
 });
 
 describe('what the digest says', () => {
-  it('counts the day in TZ, daylight saving included: gifts kept by cause, new and cancelled plans, failed renewals, mail not sent', async () => {
+  it('counts the day in TZ, daylight saving included: gifts kept by cause and by campaign, new and cancelled plans, failed renewals, mail not sent', async () => {
     await seedDay();
     expect(await loadDailyDigest(t.db, DAY, TZ)).toEqual({
       date: DAY,
@@ -241,6 +243,7 @@ describe('what the digest says', () => {
         ],
       },
       dedicatedGifts: { honor: 0, memory: 0 },
+      byCampaign: [{ campaign: 'spring-appeal', count: 1, amountCents: 7000 }],
       newPlans: 1,
       cancelledPlans: 1,
       failedRenewals: { count: 1, amountCents: 3000 },

@@ -7,6 +7,7 @@ import { keptCentsSql } from '../ledger/kept-amount';
 import type { IsoDate } from '../recurring/calendar';
 import { zonedDayBounds } from './time-zone';
 import { countDedicatedGifts, type DedicatedGiftTally } from '../tributes/digest-tally';
+import { loadCampaignTallies, type CampaignTally } from './campaign-tally';
 
 /**
  * What the staff's daily digest reports of one day in their time zone (issue #14; decision 0063), read from the
@@ -35,6 +36,8 @@ export interface DailyDigest {
   gifts: GiftTally & { byCause: ({ cause: Cause } & GiftTally)[] };
   /** Of those gifts, the ones in honour and in memory of someone (issue #23). */
   dedicatedGifts: DedicatedGiftTally;
+  /** The same gifts by the campaign of the donor's link (issue #23), only campaigns with gifts, most first. */
+  byCampaign: CampaignTally[];
   /** Recurring plans created in the day. */
   newPlans: number;
   /** Recurring plans cancelled in the day. */
@@ -97,6 +100,7 @@ export async function loadDailyDigest(db: Database, date: IsoDate, timeZone: str
       byCause: causes,
     },
     dedicatedGifts: await countDedicatedGifts(db, day),
+    byCampaign: await loadCampaignTallies(db, day),
     newPlans: newPlans?.count ?? 0,
     cancelledPlans: cancelledPlans?.count ?? 0,
     failedRenewals: { count: failedRenewals?.count ?? 0, amountCents: failedRenewals?.amountCents ?? 0 },

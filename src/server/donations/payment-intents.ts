@@ -24,6 +24,7 @@ import { gatewayIdempotencyKey, type PaymentGateway, type PaymentIntent, type Sa
 import { ABANDONED_DECLINE_CODE, ABANDONED_MESSAGE, declinedAnswer, succeededAnswer, type FinalAnswer } from '../ledger/answers';
 import { findOrCreateIntentDonation, type IntentDonation } from '../ledger/intent-ledger';
 import { toPendingDonation } from './pending-donation';
+import { campaignFeeColumns, NO_CAMPAIGN_FEE, type CampaignFeeSettings } from './campaign-fee';
 import { DonationTransitionError, markDonationFailed } from '../ledger/repository';
 import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
 import type { Frequency } from '../../shared/frequencies';
@@ -43,6 +44,8 @@ export interface PaymentIntentDeps {
   /** Key of the Idempotency-Key body fingerprints (see fingerprintSecret). */
   fingerprintSecret: Buffer;
   log: FastifyBaseLogger;
+  /** The fee coverage offered and the known campaigns (issue #23); none by default. */
+  campaignFee?: CampaignFeeSettings;
 }
 
 /** An answer of either endpoint: status, body, whether it is a replay, and Retry-After in seconds. */
@@ -78,10 +81,11 @@ const describe = (details: DonationDetails | undefined) =>
  * cannot be reached (nothing is charged: an intent is only a promise until the browser confirms it).
  */
 export async function createDonationPaymentIntent(
-  { db, gateway, log }: PaymentIntentDeps,
-  request: { amount: number; donation?: DonationDetails },
+  { db, gateway, log, campaignFee = NO_CAMPAIGN_FEE }: PaymentIntentDeps,
+  request: { amount: number; coverFee?: boolean; donation?: DonationDetails },
 ): Promise<IntentAnswer<CreatePaymentIntentSuccess>> {
-  const amountCents = dollarsToCents(request.amount);
+  // The total the donor pays: the gift, plus the card fee the server computes when they cover it (issue #23).
+  const { amountCents } = campaignFeeColumns(dollarsToCents(request.amount), request, campaignFee);
   const donationId = randomUUID();
   let intent: PaymentIntent;
   try {
@@ -100,7 +104,7 @@ export async function createDonationPaymentIntent(
   }
   if (request.donation) {
     try {
-      const pending = toPendingDonation({ ...request.donation, amount: request.amount }, undefined, gateway, intent.id);
+      const pending = toPendingDonation({ ...request.donation, amount: request.amount, coverFee: request.coverFee }, undefined, gateway, intent.id, campaignFee);
       await findOrCreateIntentDonation(db, { ...pending, paymentIntentId: intent.id });
     } catch (error) {
       log.error({ err: error, paymentIntentId: intent.id }, 'Donation of a new payment intent not written; nothing charged');
@@ -215,13 +219,14 @@ export async function confirmDonation(
     return failure(503, SERVICE_UNAVAILABLE_MESSAGE, { retryAfterSeconds: RETRY_AFTER_SECONDS.unavailable });
   }
   if (!intent) return failure(404, PAYMENT_NOT_FOUND_MESSAGE);
-  if (intent.amountCents !== dollarsToCents(donationData.amount) || intent.currency !== CURRENCY) {
+  // NOTE: the total the server computes (issue #23: the gift, plus the card fee when the donor covers it).
+  const intentDonation = { ...toPendingDonation(donationData, card?.number, gateway, undefined, deps.campaignFee ?? NO_CAMPAIGN_FEE), paymentIntentId };
+  if (intent.amountCents !== intentDonation.amountCents || intent.currency !== CURRENCY) {
     log.warn({ paymentIntentId, intentAmountCents: intent.amountCents, currency: intent.currency }, 'Confirm refused: amount differs from the intent');
     return failure(400, AMOUNT_MISMATCH_MESSAGE, { fieldErrors: { 'donationData.amount': AMOUNT_MISMATCH_MESSAGE } });
   }
 
-  // NOTE: the row of this intent, found or created from donationData; read again should another request resolve it.
-  const intentDonation = { ...toPendingDonation(donationData, card?.number, gateway), paymentIntentId };
+  // NOTE: intentDonation is the row of this intent, found or created from donationData; read again should another request resolve it.
   let donation: IntentDonation;
   try {
     donation = await findOrCreateIntentDonation(db, intentDonation);

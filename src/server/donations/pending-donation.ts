@@ -3,6 +3,7 @@ import type { DonationDetails } from '../../shared/donation';
 import { CURRENCY, dollarsToCents } from '../../shared/money';
 import type { PaymentGateway } from '../payments/gateway';
 import type { PendingDonation } from '../ledger/repository';
+import { campaignFeeColumns, type CampaignFeeSettings } from './campaign-fee';
 
 /** An optional text field as stored: trimmed by the schema, and NULL rather than '' when left empty. */
 const orNull = (value: string | undefined): string | null => (value ? value : null);
@@ -11,16 +12,18 @@ const orNull = (value: string | undefined): string | null => (value ? value : nu
  * The pending row of a donation (issues #2 and #11): `details` with its amount in dollars, stored in cents;
  * the card's brand computed from `cardNumber` and its last4 only (never the PAN or CVV), or unknown (null)
  * when the card is given to the gateway in the browser (Stripe mode); `paymentIntentId` when the donation is
- * made through a payment intent.
+ * made through a payment intent. With `settings` (issue #23): the amount charged is the gift plus the fee the server
+ * computes when `details.coverFee`, and the campaign is recorded when known (see campaignFeeColumns).
  */
 export function toPendingDonation(
-  details: DonationDetails & { amount: number },
+  details: DonationDetails & { amount: number; coverFee?: boolean },
   cardNumber: string | undefined,
   gateway: PaymentGateway,
-  paymentIntentId?: string,
+  paymentIntentId: string | undefined,
+  settings: CampaignFeeSettings,
 ): PendingDonation {
   return {
-    amountCents: dollarsToCents(details.amount),
+    ...campaignFeeColumns(dollarsToCents(details.amount), details, settings),
     currency: CURRENCY,
     frequency: details.frequency,
     cause: details.cause,

@@ -18,6 +18,7 @@ import { gatewayIdempotencyKey, type ChargeResult, type PaymentGateway, type Sav
 import { markSucceededAndStartPlan, saveCardForRenewals, withRecurringNote } from '../recurring/first-payment';
 import { declinedAnswer, succeededAnswer, type FinalAnswer } from '../ledger/answers';
 import { toPendingDonation } from './pending-donation';
+import { NO_CAMPAIGN_FEE, type CampaignFeeSettings } from './campaign-fee';
 import {
   claimKeyAndCreatePendingDonation,
   createPendingDonation,
@@ -34,6 +35,8 @@ export interface ProcessDonationDeps {
   log: FastifyBaseLogger;
   /** The clock a recurring plan's calendar starts from (its first charge's UTC date; issue #13); the machine's by default. */
   clock?: Clock;
+  /** The fee coverage offered and the known campaigns (issue #23); none by default. */
+  campaignFee?: CampaignFeeSettings;
 }
 
 /** The answer to send: status, body, whether it is a replay, and how many seconds the client should wait (Retry-After). */
@@ -109,7 +112,7 @@ export async function processDonation(
   idempotencyKey: string | undefined,
 ): Promise<ProcessDonationAnswer> {
   const { db, gateway, log } = deps;
-  const pending = toPendingDonation(submission, submission.creditCard.number, gateway);
+  const pending = toPendingDonation(submission, submission.creditCard.number, gateway, undefined, deps.campaignFee ?? NO_CAMPAIGN_FEE);
 
   // NOTE: chosen here, so that a failed write can be logged with the id it would have had.
   const newDonationId = randomUUID();

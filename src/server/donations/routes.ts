@@ -18,6 +18,7 @@ import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../idempotency/i
 import type { PaymentGateway } from '../payments/gateway';
 import { confirmDonation, createDonationPaymentIntent, type IntentAnswer } from './payment-intents';
 import { processDonation } from './process-donation';
+import { ignoreBrowserFee, type CampaignFeeSettings } from './campaign-fee';
 import { getDonationStatsCents, type DonationTotalsCents } from '../ledger/stats';
 
 /** What the donation routes need: the database, the payment gateway, the key of the body fingerprints, the card-testing defence. */
@@ -32,6 +33,8 @@ export interface DonationRoutesOptions {
   minAmountCents: number;
   /** The app's clock (DESIGN.md, "Time"): where a recurring plan's calendar starts (issue #13); the machine's by default. */
   clock?: Clock;
+  /** The fee coverage offered and the known campaigns (issue #23); none by default. */
+  campaignFee?: CampaignFeeSettings;
 }
 
 /** What a payment route answers: status, body, whether it replays a stored answer, and Retry-After in seconds. */
@@ -52,7 +55,7 @@ const totalsInDollars = (totals: DonationTotalsCents) => ({
  */
 export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = async (
   app,
-  { db, gateway, fingerprintSecret, cardTesting, minAmountCents, clock },
+  { db, gateway, fingerprintSecret, cardTesting, minAmountCents, clock, campaignFee },
 ) => {
   /** Sends a payment route's answer: its status (one of those the route declares), `Idempotent-Replayed`, Retry-After. */
   const sendAnswer = (reply: FastifyReply, answer: PaymentAnswer) => {
@@ -104,11 +107,11 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
         },
       },
       // NOTE: in Stripe mode card data must never reach the server (PCI DSS SAQ A): refused before the body is validated.
-      preValidation: gateway.acceptsCardData ? [] : [refuseCardData],
+      preValidation: gateway.acceptsCardData ? [ignoreBrowserFee] : [refuseCardData],
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
     async (request, reply) =>
-      answerPayment(request, reply, (key) => processDonation({ db, gateway, fingerprintSecret, log: request.log, clock }, request.body, key)),
+      answerPayment(request, reply, (key) => processDonation({ db, gateway, fingerprintSecret, log: request.log, clock, campaignFee }, request.body, key)),
   );
 
   /**
@@ -130,9 +133,10 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
           ...errorAnswers(...PAGE_WRITE_ERRORS, 503),
         },
       },
+      preValidation: [ignoreBrowserFee],
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
-    async (request, reply) => sendAnswer(reply, await createDonationPaymentIntent({ db, gateway, fingerprintSecret, log: request.log }, request.body)),
+    async (request, reply) => sendAnswer(reply, await createDonationPaymentIntent({ db, gateway, fingerprintSecret, log: request.log, campaignFee }, request.body)),
   );
 
   /**
@@ -156,10 +160,11 @@ export const donationRoutes: FastifyPluginAsyncZod<DonationRoutesOptions> = asyn
           ...errorAnswers(...PAGE_WRITE_ERRORS, 402, 404, 409, 422, 503),
         },
       },
+      preValidation: [ignoreBrowserFee],
       preHandler: [minimumAmountCheck(minAmountCents), cardTesting.checkPayment],
     },
     async (request, reply) =>
-      answerPayment(request, reply, (key) => confirmDonation({ db, gateway, fingerprintSecret, log: request.log }, request.body, key)),
+      answerPayment(request, reply, (key) => confirmDonation({ db, gateway, fingerprintSecret, log: request.log, campaignFee }, request.body, key)),
   );
 
   /**

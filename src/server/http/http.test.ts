@@ -84,6 +84,7 @@ describe('the page', () => {
         publicUrl: 'https://give.example.org',
         minAmountDollars: 1,
         payments: { gateway: 'test' },
+        feeCoverage: { percent: 2.9, fixedCents: 30 },
       });
     },
   );

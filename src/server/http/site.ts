@@ -52,7 +52,7 @@ export function escapeHtmlAttribute(value: string): string {
 
 /**
  * Puts `<meta name="site-config" content="{...}">` (SITE_CONFIG_META_NAME; the JSON of `{organizationUrl,
- * publicUrl, minAmountDollars, payments}`, attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
+ * publicUrl, minAmountDollars, payments, feeCoverage}` (the fee the form offers to cover, issue #23), attribute-escaped) just before `</head>`, or at the start when there is no `</head>`.
  * This is how one build serves any deployment (issue #2: settings "read when the server starts").
  */
 export function injectSiteConfig(html: string, site: SiteConfig): string {
@@ -61,6 +61,7 @@ export function injectSiteConfig(html: string, site: SiteConfig): string {
     publicUrl: site.publicUrl,
     minAmountDollars: site.minAmountDollars,
     payments: site.payments,
+    feeCoverage: site.feeCoverage,
   });
   const meta = `<meta name="${SITE_CONFIG_META_NAME}" content="${escapeHtmlAttribute(json)}">`;
   const headEnd = html.search(/<\/head>/i);

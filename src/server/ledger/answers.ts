@@ -20,12 +20,14 @@ export const ABANDONED_DECLINE_CODE = 'abandoned';
 /** 402 message of an abandoned donation: the gateway has no charge for it, so nothing was taken. */
 export const ABANDONED_MESSAGE = 'Your payment did not go through and your card was not charged. Please try again.';
 
-/** 200 `{success: true, data: {amount (dollars), donorName, transactionId, isTestPayment}}` (spec section 7). */
+/** 200 `{success: true, data: {amount (dollars), donorName, transactionId, isTestPayment, feeCovered? (dollars; issue #23)}}` (spec section 7). */
 export function succeededAnswer(donation: {
   amountCents: number;
   donorName: string;
   transactionId: string;
   isTestPayment: boolean;
+  /** Cents of amountCents that cover the card fee (issue #23): `feeCovered` in dollars when above 0. */
+  feeCoveredCents?: number;
 }): FinalAnswer<ProcessDonationSuccess> {
   return {
     statusCode: 200,
@@ -36,6 +38,7 @@ export function succeededAnswer(donation: {
         donorName: donation.donorName,
         transactionId: donation.transactionId,
         isTestPayment: donation.isTestPayment,
+        ...(donation.feeCoveredCents ? { feeCovered: centsToDollars(donation.feeCoveredCents) } : {}),
       },
     },
   };

@@ -26,6 +26,8 @@ export interface IntentDonation {
   isTestPayment: boolean;
   /** The period of the recurring plan it is a charge of (0 the first gift, 1... a renewal; issue #13); null for a one-time gift. */
   recurringPeriod: number | null;
+  /** Cents of amountCents that cover the card fee (issue #23). */
+  feeCoveredCents: number;
 }
 
 const intentDonationColumns = {
@@ -38,6 +40,7 @@ const intentDonationColumns = {
   declineCode: donations.declineCode,
   isTestPayment: donations.isTestPayment,
   recurringPeriod: donations.recurringPeriod,
+  feeCoveredCents: donations.feeCoveredCents,
 };
 
 /** The donation of a payment intent, or undefined when none was recorded for it. */

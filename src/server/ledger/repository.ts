@@ -41,6 +41,10 @@ export interface PendingDonation {
   isTestPayment: boolean;
   /** A gift in honour or in memory of someone, and whom to send its card to (issue #23, section 3). */
   tribute?: Tribute;
+  /** The known campaign of the donor's link, or null (issue #23, section 1). */
+  campaign?: string | null;
+  /** Cents of amountCents that cover the card fee (issue #23, section 2); 0 by default. */
+  feeCoveredCents?: number;
 }
 
 /** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
@@ -68,6 +72,8 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
     isTestPayment: donation.isTestPayment,
     paymentIntentId: donation.paymentIntentId,
     ...tributeColumns(donation.tribute),
+    campaign: donation.campaign,
+    feeCoveredCents: donation.feeCoveredCents,
   };
 }
 

@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       billing: { intervalMs: 60_000, retryDays: [1, 3, 7] },
       digest: undefined,
       staffTimeZone: 'UTC',
+      campaigns: [],
     });
   });
 

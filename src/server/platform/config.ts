@@ -9,6 +9,7 @@ import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing-settings';
 import { canonicalTimeZone } from './time-zone-name';
 import { stripeSettings, type StripeSettings } from './stripe-settings';
+import { CAMPAIGN_FEE_VARS, feeCoverageSettings } from './campaign-fee-settings';
 
 /**
  * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's
@@ -229,6 +230,11 @@ const EnvSchema = z.object({
   STAFF_EMAILS: optionalVar(staffEmailsVar),
   DIGEST_HOUR: optionalVar(digestHourVar),
   TZ: optionalVar(z.string()),
+  // Campaign links and fee coverage (issue #23).
+  CAMPAIGNS: optionalVar(CAMPAIGN_FEE_VARS.CAMPAIGNS),
+  FEE_COVERAGE: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE),
+  FEE_COVERAGE_PERCENT: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE_PERCENT),
+  FEE_COVERAGE_FIXED_CENTS: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE_FIXED_CENTS),
   // NOTE: the characters a bearer token can carry in an Authorization header (printable ASCII, no space): any other
   // token could never be sent, and every operator request would be refused.
   ADMIN_TOKEN: optionalVar(
@@ -309,6 +315,8 @@ export interface ServerConfig {
    * of the digest; UTC when TZ is unset or names no IANA zone (a glibc form like `:/etc/localtime`).
    */
   staffTimeZone: string;
+  /** The known campaigns (CAMPAIGNS; issue #23, decision 0078): lower-case slugs a donation may be recorded with; none by default. */
+  campaigns: readonly string[];
 }
 
 /** Whom the staff's daily digest goes to, and when (issue #14; decision 0062). */
@@ -417,6 +425,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       publicUrl,
       minAmountDollars,
       payments: stripe ? { gateway: 'stripe', publishableKey: stripe.publishableKey, stripeJsUrl: stripe.jsUrl } : { gateway: 'test' },
+      feeCoverage: feeCoverageSettings(vars),
     },
     logLevel: vars.LOG_LEVEL ?? 'info',
     cookieSecret: vars.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET,
@@ -451,6 +460,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminToken: vars.ADMIN_TOKEN,
     digest: digestSettings(vars),
     staffTimeZone: canonicalTimeZone(vars.TZ ?? DEFAULT_DIGEST_TIME_ZONE) ?? DEFAULT_DIGEST_TIME_ZONE,
+    campaigns: vars.CAMPAIGNS ?? [],
   };
 }
 

@@ -36,9 +36,10 @@ function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | '
 }
 
 /**
- * The lines of a receipt: number, date, amount and currency (after a partial refund, also what was refunded and the
- * gift after it; issue #14), frequency, cause, donor (their name even for an anonymous gift: the receipt is private), the
- * dedication of a gift in honour or in memory of someone (issue #23),
+ * The lines of a receipt: number, date, amount and currency (the total charged; with the gift and the card fee the donor
+ * covered, issue #23; after a partial refund, also what was refunded and the gift after it; issue #14), frequency, cause,
+ * donor (their name even for an anonymous gift: the receipt is private), the dedication of a gift in honour or in memory
+ * of someone (issue #23),
  * card brand and last 4, transaction id; and a recurring gift's next charge.
  */
 export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptNote>): ReceiptLine[] {
@@ -46,6 +47,13 @@ export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptN
     { label: 'Receipt number', value: receipt.number },
     { label: 'Date', value: formatReceiptDate(receipt.issuedAt) },
     { label: 'Amount', value: formatAmountCents(receipt.amountCents, receipt.currency) },
+    // Issue #23: a gift whose donor covered the card fee shows the gift and the fee; 'Amount' is their total, as charged.
+    ...(receipt.feeCoveredCents
+      ? [
+          { label: 'Gift', value: formatAmountCents(receipt.amountCents - receipt.feeCoveredCents, receipt.currency) },
+          { label: 'Card fee covered', value: formatAmountCents(receipt.feeCoveredCents, receipt.currency) },
+        ]
+      : []),
     // NOTE: a void receipt (all refunded) says VOID instead; a partial refund leaves the receipt valid for the rest (decision 0058).
     ...(receipt.refundedCents > 0 && !receipt.voidedAt
       ? [

@@ -107,4 +107,19 @@ describe('a donation gets its receipt', () => {
     expect(attachment?.contentType).toBe('application/pdf');
     expect((await readPdf(attachment?.content ?? Buffer.alloc(0))).text).toContain('$25.00 USD');
   });
+
+  it('shows the gift, the card fee covered and the total of a donor who covered the fee, in the e-mail and the PDF (issue #23)', async () => {
+    // (50.00 + 0.30) / (1 - 2.9 %) rounded up: $51.81, of which $1.81 covers the fee.
+    const answer = await t.postDonation(validSubmission({ amount: 50, coverFee: true }));
+    expect(answer.statusCode).toBe(200);
+    expect(await t.app.mail.relayDue()).toMatchObject({ sent: 1 });
+    const files = (await readdir(mailDir)).filter((file) => file.endsWith('.eml'));
+    const mails = await Promise.all(files.map(async (file) => simpleParser(await readFile(path.join(mailDir, file)))));
+    const mail = mails.find((parsed) => parsed.subject?.includes('$51.81 USD'));
+    expect(mail?.text).toMatch(/Amount:?\s*\$51\.81 USD/);
+    expect(mail?.text).toMatch(/Gift:?\s*\$50\.00 USD/);
+    expect(mail?.text).toMatch(/Card fee covered:?\s*\$1\.81 USD/);
+    const pdf = await readPdf(mail?.attachments[0]?.content ?? Buffer.alloc(0));
+    for (const text of ['$51.81 USD', 'Gift', '$50.00 USD', 'Card fee covered', '$1.81 USD']) expect(pdf.text).toContain(text);
+  });
 });

@@ -57,9 +57,12 @@ export interface ReceiptDetails {
   /** A gift in honour or in memory of someone (issue #23: "The donor's receipt mentions the dedication"), or null. */
   tributeType?: TributeType | null;
   tributeHonoreeName?: string | null;
+  /** Cents of amountCents the donor added to cover the card fee (issue #23); 0 or absent when they did not. */
+  feeCoveredCents?: number;
 }
 
 const detailColumns = {
+  feeCoveredCents: donations.feeCoveredCents,
   number: receipts.number,
   issuedAt: receipts.issuedAt,
   voidedAt: receipts.voidedAt,

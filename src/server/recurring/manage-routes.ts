@@ -17,6 +17,7 @@ import {
 } from '../../shared/recurring-api';
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { Database } from '../db/client';
+import type { FeeCoverageSettings } from '../../shared/fee-coverage';
 import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
 import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../http/errors';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
@@ -35,6 +36,8 @@ export interface ManageRoutesOptions {
   clock: Clock;
   /** Smallest gift, in cents (MIN_DONATION_AMOUNT). */
   minAmountCents: number;
+  /** The card fee the site offers to cover (issue #23); null: FEE_COVERAGE=off. */
+  feeCoverage?: FeeCoverageSettings | null;
 }
 
 /** The window of the manage-links dedupe, in ms: one message per address per clock hour (UTC), as receipt resends. */
@@ -76,7 +79,7 @@ const TokenParamsSchema = z.object({ token: z.string().max(400) });
  * The donor's manage API (issue #13, "The donor's link"). Every route declares a schema for each status it answers
  * (DESIGN.md example 9); the POSTs pass the app's CSRF check like every write of the site's pages.
  */
-export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (app, { db, gateway, links, clock, minAmountCents }) => {
+export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (app, { db, gateway, links, clock, minAmountCents, feeCoverage }) => {
   /** The plan a token names, or undefined for a malformed, forged or expired token or an unknown plan. */
   const planOf = async (token: string) => {
     const planId = links.verify(token, clock.now());
@@ -138,7 +141,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       if (change.action === 'use_setup_intent' && gateway.acceptsCardData) {
         return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { setupIntentId: SETUP_INTENT_NOT_SAVED_MESSAGE }));
       }
-      const outcome = await applyPlanChange({ db, gateway, minAmountCents }, plan.id, change, clock.now());
+      const outcome = await applyPlanChange({ db, gateway, minAmountCents, feeCoverage }, plan.id, change, clock.now());
       request.log.info({ plan: { planId: plan.id, action: change.action, outcome: outcome.status } }, 'Recurring plan change');
       switch (outcome.status) {
         case 'changed':

@@ -60,6 +60,7 @@ describe('reading a plan with its manage link', () => {
       success: true,
       data: {
         amount: 30,
+        feeCovered: 0,
         currency: 'USD',
         frequency: 'monthly',
         cause: 'research-science',

@@ -10,6 +10,8 @@ import type { PaymentGateway, SavedPaymentMethod } from '../payments/gateway';
 import { addDays, chargeDate, startOfDay, toIsoDate } from './calendar';
 import { BILLING_LEASE_MS, cardColumnsOf, planDonorEmail, resumeScheduleOf } from './plans';
 import { BILLING_PLAN_CHANGES, recordPlanChange, type PlanChangeActor } from './plan-history';
+import type { FeeCoverageSettings } from '../../shared/fee-coverage';
+import { planAmountChange } from './plan-fee';
 
 /**
  * The donor's changes of a plan (issue #13, "The donor's link"), each in one transaction with its confirmation
@@ -26,6 +28,7 @@ const ALLOWED_FROM: Record<PlanChange['action'], readonly RecurringPlanStatus[]>
   pause: ['active', 'past_due', 'paused'],
   resume: ['paused'],
   cancel: ['active', 'past_due', 'paused'],
+  stop_covering_fee: ['active', 'past_due', 'paused'],
 };
 
 /**
@@ -44,13 +47,17 @@ export interface PlanChangeDeps {
   db: Database;
   gateway: PaymentGateway;
   minAmountCents: number;
+  /** The card fee the site offers to cover (issue #23): a plan that covers it covers it on its new amount too; null: FEE_COVERAGE=off. */
+  feeCoverage?: FeeCoverageSettings | null;
 }
 
 /** The columns a change writes, given the plan as it stands and the UTC date of `now`. */
-function changesOf(change: PlanChange, plan: RecurringPlanRow, today: string, saved: SavedPaymentMethod | undefined) {
+function changesOf(change: PlanChange, plan: RecurringPlanRow, today: string, saved: SavedPaymentMethod | undefined, feeCoverage: FeeCoverageSettings | null) {
   switch (change.action) {
     case 'change_amount':
-      return { amountCents: dollarsToCents(change.amount) };
+      return planAmountChange(dollarsToCents(change.amount), plan.feeCoveredCents > 0, feeCoverage);
+    case 'stop_covering_fee':
+      return { feeCoveredCents: 0 };
     case 'change_cause':
       return { cause: change.cause };
     case 'update_card':
@@ -191,7 +198,7 @@ export async function applyPlanChange(
     if (change.action === 'use_setup_intent' && saved?.customerId !== plan.customerId) return SETUP_INTENT_NOT_SAVED;
     const [changed] = await tx
       .update(recurringPlans)
-      .set({ ...changesOf(change, plan, today, saved), updatedAt: sql`now()` })
+      .set({ ...changesOf(change, plan, today, saved, deps.feeCoverage ?? null), updatedAt: sql`now()` })
       .where(eq(recurringPlans.id, planId))
       .returning();
     if (!changed) return { status: 'not_allowed' };
@@ -274,6 +281,7 @@ export async function managedPlanView(db: Database, plan: RecurringPlanRow, paym
   const charging = plan.status === 'active' || plan.status === 'past_due';
   return {
     amount: centsToDollars(plan.amountCents),
+    feeCovered: centsToDollars(plan.feeCoveredCents),
     currency: 'USD',
     frequency: plan.frequency,
     cause: plan.cause,

@@ -60,7 +60,9 @@ export async function createPlanForFirstDonation(db: Database, plan: NewPlan): P
   const [created] = await db
     .insert(recurringPlans)
     .values({
-      amountCents: donation.amountCents,
+      // Issue #23: the plan keeps the gift and the fee its donor covered apart; each renewal charges both.
+      amountCents: donation.amountCents - donation.feeCoveredCents,
+      feeCoveredCents: donation.feeCoveredCents,
       currency: donation.currency,
       frequency,
       cause: donation.cause,
@@ -199,7 +201,9 @@ async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow,
     .insert(donations)
     .values({
       status: 'pending',
-      amountCents: plan.amountCents,
+      amountCents: plan.amountCents + plan.feeCoveredCents,
+      feeCoveredCents: plan.feeCoveredCents,
+      campaign: first.campaign,
       currency: plan.currency,
       frequency: plan.frequency,
       cause: plan.cause,

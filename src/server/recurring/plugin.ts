@@ -97,6 +97,6 @@ export async function registerRecurring(app: FastifyInstance, { db, gateway, con
     await running?.stop();
   });
   await app.register(billingAdminRoutes, { billing, gateway, adminToken: config.adminToken });
-  await app.register(manageRoutes, { db, gateway, links, clock, minAmountCents: config.minAmountCents });
+  await app.register(manageRoutes, { db, gateway, links, clock, minAmountCents: config.minAmountCents, feeCoverage: config.site.feeCoverage });
   return { compose: createPlanComposer({ db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock }) };
 }

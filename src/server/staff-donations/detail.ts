@@ -123,6 +123,8 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
       cardBrand: d.cardBrand,
       last4: d.cardLast4,
       refundedCents: d.refundedCents,
+      campaign: d.campaign,
+      feeCoveredCents: d.feeCoveredCents,
       keptCents: keptAmountCents(d),
       phone: d.donorPhone,
       address: { street: d.addressStreet, city: d.addressCity, state: d.addressState, zipCode: d.addressZipCode, country: d.addressCountry },

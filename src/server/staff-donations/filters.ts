@@ -28,5 +28,6 @@ export function filterCondition(filter: StaffDonationFilter, timeZone: string): 
     filter.amountMin === undefined ? undefined : gte(donations.amountCents, filter.amountMin),
     filter.amountMax === undefined ? undefined : lte(donations.amountCents, filter.amountMax),
     searchCondition(filter.q),
+    filter.campaign === undefined ? undefined : eq(donations.campaign, filter.campaign),
   );
 }

@@ -86,7 +86,7 @@ beforeAll(async () => {
   // Belize is UTC-6 all year: 2026-03-10T03:00Z is still 9 March there.
   ids.maria = await addGift({ name: 'María García', email: 'mgarcia@reef.example', amountCents: 2500, createdAt: new Date('2026-03-10T03:00:00Z'), outcome: 'succeeded', receipt: '2026-000001', cause: 'marine-protected-areas', gatewayTransactionId: 'ch_test_maria', paymentIntentId: 'pi_test_maria', gateway: 'stripe', isTestPayment: false });
   ids.mario = await addGift({ name: 'Mario Rossi', email: 'mario.rossi@example.org', amountCents: 10000, createdAt: new Date('2026-03-10T12:00:00Z'), outcome: 'refunded', receipt: '2026-000002', frequency: 'monthly' });
-  ids.ana = await addGift({ name: 'Ana Reef', email: 'ana@example.org', amountCents: 5000, createdAt: new Date('2026-03-11T12:00:00Z'), outcome: 'partially_refunded', refundedCents: 1250, receipt: '2026-000003', frequency: 'yearly', cause: 'education-outreach' });
+  ids.ana = await addGift({ name: 'Ana Reef', email: 'ana@example.org', amountCents: 5000, createdAt: new Date('2026-03-11T12:00:00Z'), outcome: 'partially_refunded', refundedCents: 1250, receipt: '2026-000003', frequency: 'yearly', cause: 'education-outreach', campaign: 'spring-appeal', feeCoveredCents: 181 });
   ids.omar = await addGift({ name: 'Omar Martin', email: 'omar@example.net', amountCents: 7500, createdAt: new Date('2026-03-12T12:00:00Z'), outcome: 'disputed', receipt: '2026-000004' });
   ids.lena = await addGift({ name: 'Lena Smart', email: 'lena@example.org', amountCents: 1000, createdAt: new Date('2026-03-13T12:00:00Z'), outcome: 'failed' });
   ids.zoe = await addGift({ name: 'Zoe Amar', email: 'zoe@example.org', amountCents: 1500, createdAt: new Date('2026-03-14T12:00:00Z'), outcome: 'pending', gateway: 'stripe', isTestPayment: false });
@@ -137,6 +137,17 @@ describe('GET /api/staff/donations', () => {
     expect(names(await list({ mode: 'test', gateway: 'test' }))).toEqual(['Lena Smart', 'Omar Martin', 'Ana Reef', 'Mario Rossi']);
     expect(names(await list({ amountMin: '25', amountMax: '75.00' }))).toEqual(['Omar Martin', 'Ana Reef', 'María García']);
     expect(names(await list({ amountMin: '10.01' }))).toEqual(['Zoe Amar', 'Omar Martin', 'Ana Reef', 'Mario Rossi', 'María García']);
+  });
+
+  it('filters by the campaign of the donor\'s link, in any case, and shows each row\'s campaign and covered fee (issue #23)', async () => {
+    const answer = await list({ campaign: 'Spring-Appeal' });
+    expect(names(answer)).toEqual(['Ana Reef']);
+    expect(answer.rows[0]).toMatchObject({ campaign: 'spring-appeal', feeCoveredCents: 181, amountCents: 5000 });
+    expect(names(await list({ campaign: 'autumn-gala' }))).toEqual([]);
+    expect((await list()).rows.find((row) => row.donorName === 'María García')).toMatchObject({ campaign: null, feeCoveredCents: 0 });
+    const refused = await get({ campaign: 'spring appeal' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ fieldErrors: { campaign: expect.any(String) } });
   });
 
   it('searches names and e-mails case-insensitively from the start of a word, receipt numbers and gateway ids exactly', async () => {

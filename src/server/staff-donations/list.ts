@@ -29,6 +29,8 @@ const rowColumns = {
   cardBrand: donations.cardBrand,
   last4: donations.cardLast4,
   refundedCents: donations.refundedCents,
+  campaign: donations.campaign,
+  feeCoveredCents: donations.feeCoveredCents,
 };
 
 /** A row as selected by {@link rowColumns}. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeCampaignSlug } from '../campaign';
 import { CardBrandSchema } from '../card';
 import { CAUSES } from '../causes';
 import { EXPORT_FORMATS } from '../export-formats';
@@ -86,6 +87,12 @@ export const StaffDonationFilterShape = {
   amountMin: DollarsAsCentsSchema.optional(),
   amountMax: DollarsAsCentsSchema.optional(),
   q: z.string().trim().max(MAX_SEARCH_LENGTH, { error: `Search with at most ${MAX_SEARCH_LENGTH} characters` }).optional(),
+  /** The campaign of the donor's link (issue #23): a slug, matched without case. */
+  campaign: z
+    .string()
+    .refine((slug) => normalizeCampaignSlug(slug) !== null, { error: 'Use a campaign slug: letters, digits and dashes, at most 64' })
+    .transform((slug) => slug.toLowerCase())
+    .optional(),
 };
 
 /** The ranges' order checks shared by the list's and the export's query schemas. */
@@ -151,6 +158,10 @@ export const StaffDonationRowSchema = z.object({
   cardBrand: CardBrandSchema.nullable(),
   last4: z.string().nullable(),
   refundedCents: z.number().int(),
+  /** The known campaign of the donor's link, or null (issue #23). */
+  campaign: z.string().nullable(),
+  /** Cents of amountCents the donor added to cover the card fee (issue #23); the gift is the rest. */
+  feeCoveredCents: z.number().int(),
 });
 /** A list row. */
 export type StaffDonationRow = z.infer<typeof StaffDonationRowSchema>;

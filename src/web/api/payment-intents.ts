@@ -1,5 +1,5 @@
 import { API_PATHS, type CreatePaymentIntentSuccess, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../shared/api';
-import type { CreatePaymentIntentRequest, DonationResult, DonationSubmission } from '../../shared/donation';
+import type { CreatePaymentIntentRequest, DonationResult, DonationSubmissionInput } from '../../shared/donation';
 import { postDonationRequest } from './donation-request';
 
 /** A payment intent as create-payment-intent answers it: id, client secret, amount in dollars, currency. */
@@ -9,7 +9,7 @@ export type CreatedPaymentIntent = CreatePaymentIntentSuccess['data'];
  * The submission without its card: what the Stripe-mode form confirms a donation with (issue #11: card data goes
  * to Stripe and never to our server).
  */
-export type CardlessSubmission = Omit<DonationSubmission, 'creditCard'>;
+export type CardlessSubmission = Omit<DonationSubmissionInput, 'creditCard'>;
 
 /**
  * `POST /api/create-payment-intent` (spec section 7; issue #11): creates a payment intent of `request.amount`

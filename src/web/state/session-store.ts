@@ -13,6 +13,8 @@ export interface SessionValidator<T> {
 export const SESSION_KEYS = {
   selection: 'reef-donations.selection',
   result: 'reef-donations.result',
+  /** The campaign slug of the link the donor came by (issue #23), kept until the tab closes. */
+  campaign: 'reef-donations.campaign',
 } as const;
 
 /** One of {@link SESSION_KEYS}. */

@@ -36,6 +36,7 @@ describe('stored values', () => {
           fc.string(),
           fc.constantFrom('/api/receipts/pdf/Y2hfdGVzdA.21878.Rpzxxb6b', 'javascript:alert(1)', 'https://evil.example/api/receipts/pdf/x', '/api/receipts/pdf/'),
         ),
+        feeCovered: fc.oneof(anything, fc.double()),
         extra: anything,
       },
       { requiredKeys: ['amount', 'donorName', 'transactionId', 'isTestPayment'] },

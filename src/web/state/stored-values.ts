@@ -49,13 +49,14 @@ function isRecurringNote(value: unknown): boolean {
 
 /**
  * True for a stored result: `{amount, donorName, transactionId, isTestPayment}`, with a receipt link or not, with a
- * recurring gift's note or not, and nothing else.
+ * recurring gift's note or not, with the fee covered (issue #23) or not, and nothing else.
  */
 function isDonationResult(value: unknown): value is DonationResult {
-  const keys = ['amount', 'donorName', 'transactionId', 'isTestPayment', ...['receiptUrl', 'recurring'].filter((key) => isPlainObject(value) && Object.hasOwn(value, key))];
+  const keys = ['amount', 'donorName', 'transactionId', 'isTestPayment', ...['receiptUrl', 'recurring', 'feeCovered'].filter((key) => isPlainObject(value) && Object.hasOwn(value, key))];
   if (!isPlainObject(value) || !hasExactKeys(value, keys)) return false;
   if (Object.hasOwn(value, 'receiptUrl') && !isReceiptUrl(value.receiptUrl)) return false;
   if (Object.hasOwn(value, 'recurring') && !isRecurringNote(value.recurring)) return false;
+  if (Object.hasOwn(value, 'feeCovered') && !(typeof value.feeCovered === 'number' && Number.isFinite(value.feeCovered))) return false;
   return (
     typeof value.amount === 'number' &&
     Number.isFinite(value.amount) &&

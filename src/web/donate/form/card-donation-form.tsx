@@ -18,6 +18,8 @@ import { DonationFormLayout, FULL_ROW } from './donation-form-layout';
 import { ExpirySelectField } from './expiry-select-field';
 import { FormTextField } from './form-text-field';
 import { useDonationSubmit } from './use-donation-submit';
+import { feeCoverageCharge } from './fee-coverage-charge';
+import { rememberedCampaign } from '../../state/campaign-memory';
 
 /** Nothing to start before the form is validated: the card is one of the form's own fields. */
 const startNothing = () => undefined;
@@ -25,9 +27,10 @@ const startNothing = () => undefined;
 /**
  * The donation form in test mode (spec sections 2, 4 and 5; issue #11 keeps it as it is): the spec's own card
  * fields, validated with the shared DonationFormSchema; a valid submit sends `toDonationSubmission(selection,
- * values)` to process-donation (see useDonationSubmit for what follows).
+ * values)` to process-donation (see useDonationSubmit for what follows), with the donor's `coverFee` and the
+ * campaign of their link (issue #23); the submit button names the total.
  */
-export function CardDonationForm({ selection }: { selection: DonationSelection }) {
+export function CardDonationForm({ selection, coverFee }: { selection: DonationSelection; coverFee: boolean }) {
   const form = useForm({
     resolver: zodResolver(DonationFormSchema),
     mode: 'onTouched',
@@ -38,7 +41,7 @@ export function CardDonationForm({ selection }: { selection: DonationSelection }
     emptyValues: EMPTY_DONATION_FORM,
     start: startNothing,
     pay: (values: DonationFormValues, _started, keyFor) => {
-      const submission = toDonationSubmission(selection, values);
+      const submission = toDonationSubmission(selection, values, { coverFee, campaign: rememberedCampaign() });
       return processDonation(submission, keyFor(submission));
     },
   });
@@ -63,5 +66,5 @@ export function CardDonationForm({ selection }: { selection: DonationSelection }
       <CvvField />
     </>
   );
-  return <DonationFormLayout form={form} amountDollars={selection.amount} payment={payment} paymentReady {...submit} />;
+  return <DonationFormLayout form={form} amountDollars={feeCoverageCharge(selection.amount, coverFee).totalDollars} payment={payment} paymentReady {...submit} />;
 }

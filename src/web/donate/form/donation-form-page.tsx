@@ -2,6 +2,7 @@ import Container from '@mui/material/Container';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { useState } from 'react';
 import { Navigate } from 'react-router';
 import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
@@ -9,17 +10,22 @@ import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { DonationForm } from './donation-form';
 import { DonationSummary } from './donation-summary';
+import { feeCoverageCharge } from './fee-coverage-charge';
+import { FeeCoverageCheckbox } from './fee-coverage-checkbox';
 
 const SCREEN_TITLE = 'Complete Your Donation';
 
 /**
  * The donation form screen, /donate/form (spec section 2): its heading, the summary of the
- * selection and the form. Without a selection the donor is sent to /donate (spec section 4, guards).
+ * selection, the fee coverage checkbox when the deployment offers it (issue #23), and the form. Without a selection the
+ * donor is sent to /donate (spec section 4, guards).
  */
 export function DonationFormPage() {
   const { selection } = useDonationStore();
+  const [coverFee, setCoverFee] = useState(false);
   usePageTitle(SCREEN_TITLE);
   if (!selection) return <Navigate to={PATHS.donate} replace />;
+  const { offeredFeeDollars } = feeCoverageCharge(selection.amount, coverFee);
   return (
     <Container maxWidth="md" sx={{ pt: { xs: 3, sm: 5 } }}>
       <Paper elevation={2} sx={{ p: { xs: 2, sm: 4 } }}>
@@ -33,7 +39,10 @@ export function DonationFormPage() {
             </Typography>
           </div>
           <DonationSummary selection={selection} />
-          <DonationForm selection={selection} />
+          {offeredFeeDollars !== null && (
+            <FeeCoverageCheckbox feeDollars={offeredFeeDollars} giftDollars={selection.amount} checked={coverFee} onChange={setCoverFee} />
+          )}
+          <DonationForm selection={selection} coverFee={coverFee && offeredFeeDollars !== null} />
         </Stack>
       </Paper>
     </Container>

@@ -10,14 +10,15 @@ const StripeDonationForm = lazy(() => import('./stripe/stripe-donation-form').th
 /**
  * The donation form (spec sections 2, 4 and 5) in the deployment's payment mode (issue #11): the spec's own card
  * fields sent to process-donation (test mode), or Stripe's Payment Element, the card going from the browser to
- * Stripe only (Stripe mode). Everything else, its texts, validation and outcome, is the same in both.
+ * Stripe only (Stripe mode). Everything else, its texts, validation and outcome, is the same in both. `coverFee`: the
+ * donor covers the card fee (issue #23).
  */
-export function DonationForm({ selection }: { selection: DonationSelection }) {
+export function DonationForm({ selection, coverFee }: { selection: DonationSelection; coverFee: boolean }) {
   const { payments } = getSiteConfig();
-  if (payments.gateway === 'test') return <CardDonationForm selection={selection} />;
+  if (payments.gateway === 'test') return <CardDonationForm selection={selection} coverFee={coverFee} />;
   return (
     <Suspense fallback={<PageLoading />}>
-      <StripeDonationForm selection={selection} payments={payments} />
+      <StripeDonationForm selection={selection} payments={payments} coverFee={coverFee} />
     </Suspense>
   );
 }

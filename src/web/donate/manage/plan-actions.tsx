@@ -11,6 +11,7 @@ import { CancelPlan } from './cancel-plan';
 import { PageLoading } from '../../components/page-loading';
 import type { RunChange } from './manage-api';
 import { planAmountLabel } from './plan-format';
+import { StopCoveringFee } from './stop-covering-fee';
 
 // NOTE: lazily, so test mode loads none of the Stripe-mode modules, which the donation form's Stripe mode shares.
 const StripeCardUpdate = lazy(() => import('./stripe-card-update').then((module) => ({ default: module.StripeCardUpdate })));
@@ -35,7 +36,7 @@ const row = { direction: { xs: 'column', sm: 'row' }, spacing: 1.5, useFlexGap: 
 
 /**
  * The changes a donor can make to a plan that is not cancelled (issue #13): the amount (from the next charge), the
- * cause, pause (until a date or until resumed) or resume, a new card (the spec's card fields in test mode, Stripe's
+ * cause, stop covering the card fee (issue #23), pause (until a date or until resumed) or resume, a new card (the spec's card fields in test mode, Stripe's
  * Payment Element in Stripe mode: see StripeCardUpdate), and cancel with one confirmation step. Every change goes
  * through `run`, which posts it and announces the result. `token` is the plan's manage token; `payments` the site's.
  */
@@ -76,6 +77,10 @@ export function PlanActions({ plan, token, busy, run, payments }: { plan: Manage
           </Button>
         </Stack>
       </ActionForm>
+
+      {plan.feeCovered > 0 && (
+        <StopCoveringFee feeDollars={plan.feeCovered} busy={busy} onStop={() => void act({ action: 'stop_covering_fee' }, 'Your charges no longer add the card processing fee.')} />
+      )}
 
       <ActionForm title="Change the cause" id="change-cause" onSubmit={() => void act({ action: 'change_cause', cause }, 'Your gift now supports the cause you chose.')}>
         <Stack {...row}>

@@ -45,7 +45,8 @@ export function captureEarlyChoices(markup: EarlyChoicesMarkup): void {
       if (isAmount && field && input) {
         input.value = '';
         field.toggleAttribute('hidden', !(isCustom && press));
-        if (isCustom && press) input.focus();
+        // A campaign link's script clicks Custom Amount for the donor (issue #23): no focus, which would scroll the page.
+        if (isCustom && press && event.isTrusted) input.focus();
       }
     } else {
       return;

@@ -3,18 +3,19 @@ import Typography from '@mui/material/Typography';
 import type { DonationResult } from '../../../shared/donation';
 import { FREQUENCY_ADJECTIVES } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
+import { amountRows } from './fee-coverage-rows';
 
 const nextChargeFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 /**
  * The donation's details on the thank-you page (spec section 2): amount, donor name and
  * transaction ID, as a description list; a monthly or yearly gift also says so (`Recurring gift: $50 monthly`) and
- * when its next charge is (issue #13).
+ * when its next charge is (issue #13); a gift whose donor covered the fee shows gift, fee and total (issue #23).
  */
 export function DonationReceipt({ result }: { result: DonationResult }) {
   const { recurring } = result;
   const rows = [
-    { term: 'Amount', value: formatDollars(result.amount) },
+    ...amountRows(result),
     ...(recurring
       ? [
           { term: 'Recurring gift', value: `${formatDollars(result.amount)} ${FREQUENCY_ADJECTIVES[recurring.frequency]}` },

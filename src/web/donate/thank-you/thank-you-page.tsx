@@ -26,6 +26,8 @@ import { DonationReceipt } from './donation-receipt';
 import { NextStepsList } from './next-steps-list';
 import { ShareButtons } from './share-buttons';
 import { AppAnchor } from '../../components/app-anchor';
+import { rememberedCampaign } from '../../state/campaign-memory';
+import { campaignShareUrl } from './campaign-share';
 
 const SCREEN_TITLE = 'Thank You!';
 
@@ -36,6 +38,7 @@ const SCREEN_TITLE = 'Thank You!';
  * state, back to /donate) and 'Learn More About Our Work' (ORGANIZATION_URL in a new tab). Without a
  * result the donor is sent to /donate (spec section 4, guards). Under the details: 'Download your receipt (PDF)'
  * when the result carries its receipt link (a new tab), and how to get receipts again on /donate/receipts (issue #12).
+ * The share buttons share /donate with the campaign of the donor's link, if any (issue #23).
  */
 export function ThankYouPage() {
   const { result, clearAll } = useDonationStore();
@@ -124,7 +127,7 @@ export function ThankYouPage() {
             <Typography variant="h2" id="share-heading" sx={{ mb: 2, textAlign: 'center' }}>
               Spread the Word
             </Typography>
-            <ShareButtons url={publicUrl} />
+            <ShareButtons url={campaignShareUrl(publicUrl, rememberedCampaign())} />
           </section>
 
           <Divider />

@@ -5,6 +5,7 @@ import { CAUSE_DETAILS } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
+import { feeCoveredFields } from '../components/fee-covered';
 import { DONATION_STATUS_LABELS, MODE_LABELS } from '../donations/donation-labels';
 import { describeDedication } from './dedication';
 
@@ -28,7 +29,8 @@ export function FieldList({ items }: { items: [string, ReactNode][] }) {
 
 /**
  * Every field held of a donation (issue #21), the card as brand and last4 only (never a card number), blank ones as a
- * dash: who gave, how much and what is kept after refunds, status, frequency, cause, gateway ids, dates.
+ * dash: who gave, how much (with the gift and the fee covered, issue #23) and what is kept after refunds, status,
+ * frequency, cause, campaign (issue #23), gateway ids, dates.
  */
 export function DonationFields({ donation }: { donation: StaffDonationDetail['donation'] }) {
   const address = [donation.address.street, donation.address.city, donation.address.state, donation.address.zipCode, donation.address.country].filter(Boolean).join(', ');
@@ -43,11 +45,13 @@ export function DonationFields({ donation }: { donation: StaffDonationDetail['do
         ['Message', donation.message ?? '—'],
         ['Dedication', describeDedication(donation.tribute)],
         ['Amount', `${formatCents(donation.amountCents)} ${donation.currency}`],
+        ...feeCoveredFields(donation.amountCents, donation.feeCoveredCents),
         ['Refunded', formatCents(donation.refundedCents)],
         ['Kept', formatCents(donation.keptCents)],
         ['Status', DONATION_STATUS_LABELS[donation.status]],
         ['Frequency', `${FREQUENCY_LABELS[donation.frequency]}${donation.recurringPeriod ? `, charge ${donation.recurringPeriod} of its plan` : ''}`],
         ['Cause', CAUSE_DETAILS[donation.cause].displayName],
+        ['Campaign', donation.campaign ?? '—'],
         ['Card', donation.last4 ? `${donation.cardBrand ?? 'Card'} ending ${donation.last4}` : '—'],
         ['Gateway', `${donation.gateway}, ${MODE_LABELS[donation.mode]}`],
         ['Charge id', donation.transactionId ?? '—'],

@@ -28,6 +28,7 @@ const FIELDS: Record<DonationFilterKey, { label: string; type?: string; inputMod
   mode: { label: 'Test or live' },
   amountMin: { label: 'Amount from ($)', inputMode: 'decimal' },
   amountMax: { label: 'Amount to ($)', inputMode: 'decimal' },
+  campaign: { label: 'Campaign' },
 };
 
 /** No filter at all. */
@@ -35,7 +36,7 @@ const NO_FILTERS = Object.fromEntries(DONATION_FILTER_KEYS.map((key) => [key, ''
 
 /**
  * The donations page's filters and search box (issue #21): date range, status, frequency, cause, gateway, test or live,
- * amount range in dollars, and `q`. The fields start from the URL's view; "Apply" hands them to `onApply` (which puts
+ * amount range in dollars, the campaign (issue #23), and `q`. The fields start from the URL's view; "Apply" hands them to `onApply` (which puts
  * them in the URL, page 1), "Clear" empties them. Native selects: keyboard and screen readers use them as the browser's
  * own control.
  */

@@ -7,6 +7,7 @@ import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { CAUSE_DETAILS } from '../../../shared/causes';
+import { feeCoveredLine } from '../components/fee-covered';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationRow } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
@@ -39,6 +40,12 @@ const COLUMNS = [
     cell: (cell) => (
       <>
         {formatCents(cell.getValue())}
+        {cell.row.original.feeCoveredCents > 0 && (
+          <>
+            <br />
+            {feeCoveredLine(cell.row.original.feeCoveredCents)}
+          </>
+        )}
         {cell.row.original.refundedCents > 0 && (
           <>
             <br />
@@ -58,6 +65,7 @@ const COLUMNS = [
     cell: (cell) => (cell.getValue() ? `${cell.row.original.cardBrand ?? 'Card'} •••• ${cell.getValue()}` : '—'),
   }),
   column.accessor('mode', { header: 'Mode', cell: (cell) => `${MODE_LABELS[cell.getValue()]}, ${cell.row.original.gateway}` }),
+  column.accessor('campaign', { header: 'Campaign', cell: (cell) => cell.getValue() ?? '—' }),
 ];
 
 /** Props of {@link DonationsTable}: one page of rows, the view it shows, the count of the filtered set, and how to change the view. */

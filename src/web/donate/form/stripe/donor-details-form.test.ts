@@ -26,7 +26,15 @@ describe('the Stripe-mode form values (issue #11)', () => {
     const submission = toCardlessSubmission(selection, values);
     expect(submission).not.toHaveProperty('creditCard');
     expect(submission).toMatchObject({ amount: 25, frequency: 'monthly', cause: 'research-science', donorName: 'Marisol Chan', paymentMethod: 'credit_card' });
-    const { amount: _amount, ...details } = submission;
+    // The donor's fee choice goes beside the details, as create-payment-intent's `coverFee` (issue #23).
+    const { amount: _amount, coverFee, ...details } = submission;
+    expect(coverFee).toBe(false);
     expect(DonationDetailsSchema.safeParse(details).success).toBe(true);
+  });
+
+  it('carry the fee choice and the campaign given (issue #23)', () => {
+    const submission = toCardlessSubmission(selection, values, { coverFee: true, campaign: 'spring-appeal' });
+    expect(submission).toMatchObject({ coverFee: true, campaign: 'spring-appeal' });
+    expect(toCardlessSubmission(selection, values, { campaign: null })).not.toHaveProperty('campaign');
   });
 });

@@ -21,9 +21,13 @@ export const EMPTY_DONOR_DETAILS_FORM = Object.fromEntries(
 
 /**
  * The submission payload without its card (spec section 3; issue #11: what confirm-donation gets in Stripe mode),
- * built by the same toDonationSubmission as test mode's payload.
+ * built by the same toDonationSubmission as test mode's payload, with the same `extras` (issue #23).
  */
-export function toCardlessSubmission(selection: DonationSelection, values: DonorDetailsFormValues): CardlessSubmission {
-  const { creditCard: _none, ...submission } = toDonationSubmission(selection, { ...EMPTY_DONATION_FORM, ...values });
+export function toCardlessSubmission(
+  selection: DonationSelection,
+  values: DonorDetailsFormValues,
+  extras?: Parameters<typeof toDonationSubmission>[2],
+): CardlessSubmission {
+  const { creditCard: _none, ...submission } = toDonationSubmission(selection, { ...EMPTY_DONATION_FORM, ...values }, extras);
   return submission;
 }

@@ -10,6 +10,8 @@ import { PageLoading } from '../../../components/page-loading';
 import { readCspNonce } from '../../../emotion-cache';
 import { PATHS } from '../../../../shared/site-paths';
 import { DonationFormLayout, FULL_ROW } from '../donation-form-layout';
+import { feeCoverageCharge } from '../fee-coverage-charge';
+import { rememberedCampaign } from '../../../state/campaign-memory';
 import { useDonationSubmit } from '../use-donation-submit';
 import { DonorDetailsFormSchema, type DonorDetailsFormValues, EMPTY_DONOR_DETAILS_FORM, toCardlessSubmission } from './donor-details-form';
 import { StripeCheckoutProvider, useStripeAppearance } from './lazy-stripe-checkout';
@@ -31,7 +33,7 @@ const returnUrl = () => new URL(PATHS.donationForm, window.location.href).href;
  * (the card goes from the browser to Stripe; a decline is the snackbar 'Error: {Stripe's message}'), then
  * confirm-donation, which answers as process-donation does. A retry reuses the intent (see PaymentIntentAttempt).
  */
-function StripeCheckoutForm({ selection, checkout }: { selection: DonationSelection; checkout: StripeCheckout }) {
+function StripeCheckoutForm({ selection, checkout, coverFee }: { selection: DonationSelection; checkout: StripeCheckout; coverFee: boolean }) {
   const [intents] = useState(() => createPaymentIntentAttempt(createPaymentIntent));
   const form = useForm({
     resolver: zodResolver(DonorDetailsFormSchema),
@@ -42,9 +44,9 @@ function StripeCheckoutForm({ selection, checkout }: { selection: DonationSelect
   const pay = async (values: DonorDetailsFormValues, cardCheck: ReturnType<StripeCheckout['submitCard']>, keyFor: (payload: unknown) => string) => {
     if (!cardCheck) throw new Error(checkout.loadFailed ? STRIPE_JS_FAILED_MESSAGE : STRIPE_NOT_READY_MESSAGE);
     if ((await cardCheck).error) return undefined;
-    const submission = toCardlessSubmission(selection, values);
-    const { amount, ...donation } = submission;
-    const current = await intents.intentFor({ amount, donation });
+    const submission = toCardlessSubmission(selection, values, { coverFee, campaign: rememberedCampaign() });
+    const { amount, coverFee: coversFee, ...donation } = submission;
+    const current = await intents.intentFor({ amount, coverFee: coversFee, donation });
     const { paymentIntentId, clientSecret } = current.intent;
     if (!current.paid) {
       const { error } = await checkout.confirmPayment(clientSecret, returnUrl());
@@ -67,7 +69,7 @@ function StripeCheckoutForm({ selection, checkout }: { selection: DonationSelect
 
   const submit = useDonationSubmit({ form, emptyValues: EMPTY_DONOR_DETAILS_FORM, start: checkout.submitCard, pay });
   return (
-    <DonationFormLayout form={form} amountDollars={selection.amount} payment={<StripePaymentField sx={FULL_ROW} checkout={checkout} />}
+    <DonationFormLayout form={form} amountDollars={feeCoverageCharge(selection.amount, coverFee).totalDollars} payment={<StripePaymentField sx={FULL_ROW} checkout={checkout} />}
       paymentReady={checkout.complete} {...submit} />
   );
 }
@@ -75,9 +77,9 @@ function StripeCheckoutForm({ selection, checkout }: { selection: DonationSelect
 /**
  * The donation form in Stripe mode (issue #11): Stripe.js loaded from the deployment's `stripeJsUrl` (with the page's
  * CSP nonce), Stripe's Payment Element styled with the site's theme, and {@link StripeCheckoutForm}. Card data
- * never reaches our server (PCI DSS SAQ A).
+ * never reaches our server (PCI DSS SAQ A). The Elements group's amount is the total, with the fee when `coverFee` (issue #23).
  */
-export function StripeDonationForm({ selection, payments }: { selection: DonationSelection; payments: StripePayments }) {
+export function StripeDonationForm({ selection, payments, coverFee }: { selection: DonationSelection; payments: StripePayments; coverFee: boolean }) {
   const [nonce] = useState(readCspNonce);
   const appearance = useStripeAppearance();
   return (
@@ -85,10 +87,10 @@ export function StripeDonationForm({ selection, payments }: { selection: Donatio
       <StripeCheckoutProvider
         payments={payments}
         nonce={nonce}
-        intent={{ mode: 'payment', amountCents: dollarsToCents(selection.amount), recurring: selection.frequency !== 'one-time' }}
+        intent={{ mode: 'payment', amountCents: dollarsToCents(feeCoverageCharge(selection.amount, coverFee).totalDollars), recurring: selection.frequency !== 'one-time' }}
         appearance={appearance}
       >
-        {(checkout) => <StripeCheckoutForm selection={selection} checkout={checkout} />}
+        {(checkout) => <StripeCheckoutForm selection={selection} checkout={checkout} coverFee={coverFee} />}
       </StripeCheckoutProvider>
     </Suspense>
   );
