@@ -37,6 +37,8 @@ import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
+import { staffDonorRoutes } from './staff-donors/routes';
+import { staffMailRoutes } from './staff-mail/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -181,6 +183,9 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     publicUrl: config.site.publicUrl,
     links: receipts.links,
   });
+  // The staff's donors and mail outbox (issue #22), after registerStaff too.
+  await app.register(staffDonorRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
+  await app.register(staffMailRoutes, { db, clock: clock ?? systemClock });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);

@@ -357,6 +357,8 @@ export const mailOutbox = pgTable(
     ),
     check('mail_outbox_staff_link_check', sql`${table.kind} NOT IN (${sqlList(STAFF_MAIL_KINDS)}) OR ${table.staffLinkId} IS NOT NULL`),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
+    // A donor's page (issue #22) lists the year-end statements sent to the donor's address, compared case-insensitively.
+    index('mail_outbox_statement_recipient_idx').on(sql`lower(${table.recipient})`).where(sql`${table.kind} = 'year_end_statement'`),
   ],
 );
 
