@@ -55,6 +55,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0009_renewal_payment_method': '9b27c5b90e2ab0c4aaa8fec8c27753120b3f5f1bcc03c4c6f69c56156a17023f',
   '0010_staff_identity': '48d3a82138f718c799f52c86a18a94dae3e47966e5a8635b50baafdb2528a4f8',
   '0011_staff_donations_list': '9acddd9d961244603303db4fcdfaa26e31d275ace18d960205776978acdfa9af',
+  '0012_staff_donors': '53b293df83960d2107f46358b571a185352f6afbd97aa681e2a6d840992db5b1',
 };
 
 describe('migrations from an empty database', () => {
@@ -84,7 +85,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
@@ -127,7 +128,7 @@ describe('migrations from an empty database', () => {
     const triggers = await rows<{ name: string }>(
       sql`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'donations'::regclass AND NOT tgisinternal ORDER BY 1`,
     );
-    expect(triggers.map((t) => t.name)).toEqual(['donations_status_on_insert', 'donations_status_transition']);
+    expect(triggers.map((t) => t.name)).toEqual(['donations_donor_totals_delete', 'donations_donor_totals_update', 'donations_status_on_insert', 'donations_status_transition']);
   });
 });
 

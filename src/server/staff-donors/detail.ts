@@ -1,15 +1,13 @@
 import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { StaffDonorDetail } from '../../shared/staff/donors-api';
 import type { Database } from '../db/client';
-import { donations, mailOutbox, receipts, recurringPlans } from '../db/schema';
+import { donations, donorTotals, mailOutbox, receipts, recurringPlans } from '../db/schema';
 import { lastCompletedYear } from '../receipts/statements';
 import { mailStateOf } from '../staff-donations/detail';
 import { staffStatusOf } from '../staff-donations/status';
-import { donorKeySql } from './donor-key';
 import { readDonorIdentities } from './donor-names';
-import { ACTIVE_PLAN_STATUSES, chargedGiftCondition, figureColumnsSql, toFigures, zonedYearBounds, type FiguresRow } from './figures';
+import { donationDonorKeySql, readDonorFigures, zonedYearBounds } from './figures';
 import { zonedYearOf } from './list';
-import { selectRows } from './raw-rows';
 
 /**
  * A donor's page (issue #22, "Donors": "all gifts and plans, receipts, the year-end statements sent"), read by donor
@@ -18,7 +16,7 @@ import { selectRows } from './raw-rows';
 
 /** `donor_key(donations.donor_email) = key`: the donor's donations, from the donor key index. */
 export function donorDonationsCondition(donorKey: string) {
-  return sql`${sql.raw(donorKeySql(`"donations"."donor_email"`))} = ${donorKey}`;
+  return sql`${donationDonorKeySql} = ${donorKey}`;
 }
 
 /**
@@ -44,11 +42,13 @@ export async function statementYearsOf(db: Database, donorKey: string, now: Date
 export async function readStaffDonor(db: Database, donorKey: string, now: Date, timeZone: string): Promise<StaffDonorDetail | undefined> {
   const year = zonedYearOf(now, timeZone);
   const ofDonor = donorDonationsCondition(donorKey);
-  const [figures] = await selectRows<Omit<FiguresRow, 'active_plans'> & { address: string | null }>(db, sql`
-    SELECT max(lower(btrim(${donations.donorEmail}))) AS address, ${figureColumnsSql(zonedYearBounds(year, timeZone))}
-    FROM ${donations} WHERE ${ofDonor} AND ${chargedGiftCondition}`);
-  if (!figures?.address || figures.gift_count === 0) return undefined;
-  const address = figures.address;
+  const [allFigures, [totals]] = await Promise.all([
+    readDonorFigures(db, [donorKey], zonedYearBounds(year, timeZone)),
+    db.select({ address: donorTotals.address }).from(donorTotals).where(eq(donorTotals.donorKey, donorKey)),
+  ]);
+  const figures = allFigures.get(donorKey);
+  if (!figures || !totals) return undefined;
+  const address = totals.address;
 
   const [identities, gifts, plans, statements, statementYears] = await Promise.all([
     readDonorIdentities(db, [donorKey]),
@@ -75,13 +75,12 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
     statementYearsOf(db, donorKey, now),
   ]);
   const identity = identities.get(donorKey) ?? { names: [], emails: [address] };
-  const activePlans = plans.filter(({ plan }) => (ACTIVE_PLAN_STATUSES as readonly string[]).includes(plan.status)).length;
   return {
     donorKey,
     email: identity.emails[0] ?? address,
     emails: identity.emails,
     names: identity.names,
-    figures: toFigures({ ...figures, active_plans: activePlans }),
+    figures,
     year,
     gifts: gifts.map(({ donation: d, receiptNumber, receiptVoidedAt }) => ({
       id: d.id,

@@ -1,8 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations } from '../db/schema';
-import { donorKeySql } from './donor-key';
-import { chargedGiftCondition } from './figures';
+import { chargedGiftCondition, donationDonorKeySql } from './figures';
 import { selectRows } from './raw-rows';
 
 /**
@@ -23,11 +22,10 @@ export interface DonorIdentity {
 export async function readDonorIdentities(db: Database, donorKeys: readonly string[]): Promise<Map<string, DonorIdentity>> {
   const identities = new Map<string, DonorIdentity>();
   if (donorKeys.length === 0) return identities;
-  const keyOfEmail = sql.raw(donorKeySql(`"donations"."donor_email"`));
   const rows = await selectRows<{ donor_key: string; donor_name: string; donor_email: string }>(db, sql`
-    SELECT ${keyOfEmail} AS donor_key, ${donations.donorName} AS donor_name, ${donations.donorEmail} AS donor_email, max(${donations.createdAt}) AS last_used
+    SELECT ${donationDonorKeySql} AS donor_key, ${donations.donorName} AS donor_name, ${donations.donorEmail} AS donor_email, max(${donations.createdAt}) AS last_used
     FROM ${donations}
-    WHERE ${keyOfEmail} IN (${sql.join(donorKeys.map((key) => sql`${key}`), sql`, `)}) AND ${chargedGiftCondition}
+    WHERE ${donationDonorKeySql} IN (${sql.join(donorKeys.map((key) => sql`${key}`), sql`, `)}) AND ${chargedGiftCondition}
     GROUP BY 1, 2, 3
     ORDER BY last_used DESC`);
   for (const row of rows) {

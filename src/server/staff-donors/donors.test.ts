@@ -32,7 +32,7 @@ let finance: StaffTestSession;
 
 beforeAll(async () => {
   smtp = await startSmtpTestServer();
-  t = await createTestApp({ clock: manualClock(NOW), env: { SMTP_URL: smtp.url, TZ: 'America/Belize', PUBLIC_URL: 'http://localhost:3000' } });
+  t = await createTestApp({ clock: manualClock(NOW), env: { SMTP_URL: smtp.url, TZ: 'America/Belize', PUBLIC_URL: 'http://localhost:3000', LOG_LEVEL: 'error' } });
   viewer = await signInStaffForTest(t.app, t.db, { role: 'viewer', now: NOW });
   finance = await signInStaffForTest(t.app, t.db, { role: 'finance', now: NOW });
 });
@@ -213,6 +213,18 @@ describe("a donor's page and a year's statement sent again", () => {
     expect((await staff('GET', staffApiPath(STAFF_API.donor, donorKeyOf(addressOf('nobody'))), viewer)).statusCode).toBe(404);
     expect(await t.db.$count(mailOutbox)).toBe(outboxBefore);
     expect(await t.db.$count(adminAuditLog)).toBe(auditBefore);
+  });
+});
+
+describe('the donors table the database keeps', () => {
+  it('holds, for every address with a charged gift, the figures its gifts give now (after corrections, refunds and moved dates)', async () => {
+    const live = (await t.db.execute(sql`
+      SELECT lower(btrim(donor_email)) AS address, donor_key(donor_email) AS donor_key, min(created_at) AS first_gift_at, max(created_at) AS last_gift_at,
+        count(*)::int AS gift_count, coalesce(sum(amount_cents - refunded_cents) FILTER (WHERE status = 'succeeded'), 0)::bigint AS lifetime_cents
+      FROM donations WHERE status IN ('succeeded', 'refunded', 'disputed') GROUP BY 1, 2 ORDER BY 1`)) as unknown as { rows: object[] };
+    const kept = (await t.db.execute(sql`SELECT address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents FROM donor_totals ORDER BY 1`)) as unknown as { rows: object[] };
+    expect(live.rows.length).toBeGreaterThan(5);
+    expect(kept.rows).toEqual(live.rows);
   });
 });
 

@@ -1,5 +1,4 @@
 import { and, desc, eq, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
 import { RECEIPT_KINDS, type StaffMailListAnswer, type StaffMailListQuery, type StaffMailRow } from '../../shared/staff/mail-api';
 import type { Database } from '../db/client';
 import { mailOutbox } from '../db/schema';
@@ -12,20 +11,20 @@ import { describeMailError } from './mail-error';
  * receipt the later copy of it that resolved it (decision 0073).
  */
 
-/** A later copy of the same receipt (a receipt sent again, after a correction or not), not itself failed. */
-const later = alias(mailOutbox, 'later');
 const receiptKinds = sql.join(RECEIPT_KINDS.map((kind) => sql`${kind}`), sql`, `);
 
 /**
  * The message that resolved a failed receipt: the first receipt sent again for the same donation after it, not failed
- * (decision 0073); NULL for any other message. Selected as `id`, `recipient` and `status` of that message.
+ * (decision 0073); NULL for any other message. Selected as `id`, `recipient`, `status` and `last_error` of that message.
+ * NOTE: written with the table's own names: in a one-table select Drizzle leaves its columns unqualified, which would
+ * name the subquery's own.
  */
 const resolvedBy = sql<{ id: string; recipient: string; status: 'pending' | 'sent' | 'failed'; last_error: string | null } | null>`(
-  SELECT json_build_object('id', ${later.id}, 'recipient', ${later.recipient}, 'status', ${later.status}, 'last_error', ${later.lastError})
-  FROM ${later}
-  WHERE ${mailOutbox.status} = 'failed' AND ${mailOutbox.kind} IN (${receiptKinds}) AND ${later.donationId} = ${mailOutbox.donationId}
-    AND ${later.kind} = 'receipt_resend' AND ${later.createdAt} > ${mailOutbox.createdAt} AND ${later.status} <> 'failed'
-  ORDER BY ${later.createdAt} LIMIT 1)`;
+  SELECT json_build_object('id', later.id, 'recipient', later.recipient, 'status', later.status, 'last_error', later.last_error)
+  FROM mail_outbox AS later
+  WHERE mail_outbox.status = 'failed' AND mail_outbox.kind IN (${receiptKinds}) AND later.donation_id = mail_outbox.donation_id
+    AND later.kind = 'receipt_resend' AND later.created_at > mail_outbox.created_at AND later.status <> 'failed'
+  ORDER BY later.created_at LIMIT 1)`;
 
 /** The condition of a state filter on the outbox (see STAFF_MAIL_STATE_FILTERS), or undefined for `all`. */
 export function mailStateCondition(state: StaffMailListQuery['state']): SQL | undefined {

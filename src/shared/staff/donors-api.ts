@@ -20,8 +20,11 @@ import {
  * (decision 0072). Shared by the server (validation, OpenAPI) and the staff pages.
  */
 
-/** The list's sort keys: last gift (default), first gift, lifetime total, this year's total, number of gifts. */
-export const STAFF_DONOR_SORTS = ['last_gift', 'first_gift', 'lifetime', 'this_year', 'gifts'] as const;
+/**
+ * The list's sort keys: last gift (default), first gift, lifetime total, number of gifts (each from an index of the
+ * donors' totals, decision 0072; this year's total is shown, not sorted on).
+ */
+export const STAFF_DONOR_SORTS = ['last_gift', 'first_gift', 'lifetime', 'gifts'] as const;
 /** The list's plan filter: donors with an active plan (active or past due), or with none. */
 export const STAFF_DONOR_PLAN_FILTERS = ['active', 'none'] as const;
 
