@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME } from '../../shared/api';
 import { StaffDonorDetailSchema, StaffDonorListAnswerSchema, type StaffDonorRow } from '../../shared/staff/donors-api';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
-import { adminAuditLog, donations, mailOutbox } from '../db/schema';
+import { adminAuditLog, donations, donorTotals, mailOutbox } from '../db/schema';
 import { manualClock } from '../platform/clock';
 import { queueYearEndStatements } from '../receipts/statements';
 import { signInStaffForTest, type StaffTestSession } from '../staff/testing/staff-session';
@@ -152,6 +152,11 @@ describe('GET /api/staff/donors', () => {
     expect((await listDonors({ q: `marta ${tag}`, from: `${YEAR - 1}-07-01` })).rows.map((row) => row.email).sort()).toEqual([monthly, small].sort());
     const second = await listDonors({ q: `marta ${tag}`, sort: 'lifetime', pageSize: '2', page: '2' });
     expect(second.rows.map((row) => row.email)).toEqual([small]);
+    expect(second.total).toBe(3);
+    // Without a filter, every donor is counted.
+    const everyone = await listDonors({ pageSize: '1' });
+    expect(everyone.total).toBe(await t.db.$count(donorTotals));
+    expect(everyone.total).toBeGreaterThanOrEqual(3);
 
     for (const query of ['sort=name', 'plan=maybe', 'from=2026-02-30', 'from=2026-05-02&to=2026-05-01', 'pageSize=101', 'colour=blue']) {
       const answer = await staff('GET', `${STAFF_API.donors}?${query}`, viewer);

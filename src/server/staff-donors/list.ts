@@ -57,16 +57,16 @@ export async function listStaffDonors(db: Database, query: StaffDonorListQuery, 
   const year = zonedYearOf(now, timeZone);
   const where = donorCondition(query, timeZone);
   const direction = query.order === 'asc' ? asc : desc;
-  const [page, [counted]] = await Promise.all([
-    db
-      .select({ address: donorTotals.address, donorKey: donorTotals.donorKey })
-      .from(donorTotals)
-      .where(where)
-      .orderBy(direction(SORT_COLUMNS[query.sort]), direction(donorTotals.address))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ total: sql<number>`count(*)::int` }).from(donorTotals).where(where),
-  ]);
+  // NOTE: without a filter the page comes from the sort's index and the count from a scan of the table; with one, the
+  // filtered set (a search's gifts...) is found once and counted alongside the page (0 on a page past the last).
+  const pageQuery = db
+    .select({ address: donorTotals.address, donorKey: donorTotals.donorKey, total: (where === undefined ? sql<number>`0` : sql<number>`count(*) OVER ()`).mapWith(Number) })
+    .from(donorTotals)
+    .where(where)
+    .orderBy(direction(SORT_COLUMNS[query.sort]), direction(donorTotals.address))
+    .limit(query.pageSize)
+    .offset((query.page - 1) * query.pageSize);
+  const [page, total] = await Promise.all([pageQuery, where === undefined ? db.$count(donorTotals) : undefined]);
   const keys = page.map((row) => row.donorKey);
   const [figures, identities] = await Promise.all([readDonorFigures(db, keys, zonedYearBounds(year, timeZone)), readDonorIdentities(db, keys)]);
   const rows = page.flatMap(({ address, donorKey }): StaffDonorRow[] => {
@@ -76,5 +76,5 @@ export async function listStaffDonors(db: Database, query: StaffDonorListQuery, 
     const identity = identities.get(donorKey);
     return [{ donorKey, email: identity?.emails[0] ?? address, names: identity?.names ?? [], ...figure }];
   });
-  return { rows, total: counted?.total ?? 0, page: query.page, pageSize: query.pageSize, year };
+  return { rows, total: total ?? page[0]?.total ?? 0, page: query.page, pageSize: query.pageSize, year };
 }
