@@ -22,7 +22,8 @@ import { startTestPostgres } from '../src/server/testing/test-database';
  * a status and a date filter, a name prefix search, a receipt number search and a page deep in the list (three
  * quarters of the way); each asked {@link WARM_UP} times unmeasured, then {@link SAMPLES} times one after another.
  * Prints p50 and p95 in ms, each against the target (p95 <= 150 ms), the machine and its load; exits 1 when a query
- * fails or answers something else than 200.
+ * fails or answers something else than 200. Issue #22 adds the donors list and a donor's page (p95 <= 200 ms; see
+ * benchmarkDonors).
  */
 
 /** The machine's PostgreSQL server (every machine of this project runs one). */

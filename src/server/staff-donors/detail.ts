@@ -6,8 +6,7 @@ import { lastCompletedYear } from '../receipts/statements';
 import { mailStateOf } from '../staff-donations/detail';
 import { staffStatusOf } from '../staff-donations/status';
 import { readDonorIdentities } from './donor-names';
-import { donationDonorKeySql, readDonorFigures, zonedYearBounds } from './figures';
-import { zonedYearOf } from './list';
+import { donationDonorKeySql, readDonorFigures, zonedYearBounds, zonedYearOf } from './figures';
 
 /**
  * A donor's page (issue #22, "Donors": "all gifts and plans, receipts, the year-end statements sent"), read by donor

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
-import { zonedDayBounds } from '../digest/time-zone';
+import { zonedDayBounds, zonedTime } from '../digest/time-zone';
 import { keptCentsSql } from '../ledger/kept-amount';
 import { donorKeySql } from './donor-key';
 import { selectRows } from './raw-rows';
@@ -22,6 +22,11 @@ export const chargedGiftCondition = sql`${donations.status} IN ('succeeded', 're
 
 /** The plan statuses of a plan still charging: an "active plan" on the donors' pages (paused and cancelled ones are not). */
 export const ACTIVE_PLAN_STATUSES = ['active', 'past_due'] as const;
+
+/** The calendar year `now` falls in, in `timeZone`. */
+export function zonedYearOf(now: Date, timeZone: string): number {
+  return Number(zonedTime(now, timeZone).date.slice(0, 4));
+}
 
 /** The instants of calendar year `year` in `timeZone`: from 1 January's start (included) to the next 1 January's (excluded). */
 export function zonedYearBounds(year: number, timeZone: string): { start: Date; end: Date } {

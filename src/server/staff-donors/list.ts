@@ -2,10 +2,10 @@ import { and, asc, desc, gte, inArray, lt, notInArray, sql, type SQL } from 'dri
 import type { StaffDonorListAnswer, StaffDonorListQuery, StaffDonorRow } from '../../shared/staff/donors-api';
 import type { Database } from '../db/client';
 import { donations, donorTotals, recurringPlans } from '../db/schema';
-import { zonedDayBounds, zonedTime } from '../digest/time-zone';
+import { zonedDayBounds } from '../digest/time-zone';
 import { searchCondition } from '../staff-donations/search';
 import { readDonorIdentities } from './donor-names';
-import { ACTIVE_PLAN_STATUSES, donationDonorKeySql, readDonorFigures, zonedYearBounds } from './figures';
+import { ACTIVE_PLAN_STATUSES, donationDonorKeySql, readDonorFigures, zonedYearBounds, zonedYearOf } from './figures';
 
 /**
  * The staff's list of donors (issue #22, "Donors"): one row per donor (an e-mail address compared case-insensitively;
@@ -21,11 +21,6 @@ const SORT_COLUMNS = {
   lifetime: donorTotals.lifetimeCents,
   gifts: donorTotals.giftCount,
 } as const satisfies Record<StaffDonorListQuery['sort'], unknown>;
-
-/** The calendar year `now` falls in, in `timeZone`. */
-export function zonedYearOf(now: Date, timeZone: string): number {
-  return Number(zonedTime(now, timeZone).date.slice(0, 4));
-}
 
 /** The donor keys of the donors with a plan still charging (their plan's first gift's address). */
 function activePlanDonorKeys() {

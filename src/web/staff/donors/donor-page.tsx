@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
@@ -14,6 +15,7 @@ import { HeadedTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { useStaffData } from '../components/use-staff-data';
+import { receiptPdfUrl } from '../donation/donation-api';
 import { FieldList } from '../donation/donation-fields';
 import { DONATION_STATUS_LABELS } from '../donations/donation-labels';
 import { MAIL_STATE_LABELS } from '../mail/mail-labels';
@@ -24,7 +26,7 @@ import { StatementDialog } from './statement-dialog';
 
 /**
  * `/staff/donors/<donor key>` (issue #22, "A donor's page"): the donor's names and addresses, the totals net of refunds
- * (lifetime and this year), every gift with its receipt (each linking to the donation's page), their plans (linking to
+ * (lifetime and this year), every gift (linking to the donation's page) with its receipt's PDF, their plans (linking to
  * the plan's page), and the year-end statements queued to them; for finance and admin "Send a statement again" (absent
  * for a viewer: the API refuses it anyway). After sending, the page reads the donor again and says what was done.
  */
@@ -89,7 +91,15 @@ export function DonorPage() {
                 <TableCell>{DONATION_STATUS_LABELS[gift.status]}</TableCell>
                 <TableCell>{CAUSE_DETAILS[gift.cause].displayName}</TableCell>
                 <TableCell>{FREQUENCY_LABELS[gift.frequency]}</TableCell>
-                <TableCell>{gift.receiptNumber ? `${gift.receiptNumber}${gift.receiptVoided ? ' (void)' : ''}` : '—'}</TableCell>
+                <TableCell>
+                  {gift.receiptNumber ? (
+                    <Link href={receiptPdfUrl(gift.id)} download>
+                      {gift.receiptNumber} ({gift.receiptVoided ? 'void, ' : ''}PDF)
+                    </Link>
+                  ) : (
+                    '—'
+                  )}
+                </TableCell>
               </TableRow>
             ))}
           </HeadedTable>
