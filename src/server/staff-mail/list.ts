@@ -26,6 +26,9 @@ const resolvedBy = sql<{ id: string; recipient: string; status: 'pending' | 'sen
     AND later.kind = 'receipt_resend' AND later.created_at > mail_outbox.created_at AND later.status <> 'failed'
   ORDER BY later.created_at LIMIT 1)`;
 
+/** Whether the message's donation is a charge of a recurring plan (NULL without a donation). */
+const donationHasPlan = sql<boolean | null>`(SELECT donations.recurring_plan_id IS NOT NULL FROM donations WHERE donations.id = mail_outbox.donation_id)`;
+
 /** The condition of a state filter on the outbox (see STAFF_MAIL_STATE_FILTERS), or undefined for `all`. */
 export function mailStateCondition(state: StaffMailListQuery['state']): SQL | undefined {
   const retrying = and(eq(mailOutbox.status, 'pending'), isNotNull(mailOutbox.lastError));
@@ -52,7 +55,7 @@ export async function listStaffMail(db: Database, query: StaffMailListQuery, now
   const where = and(mailStateCondition(query.state), query.kind === undefined ? undefined : eq(mailOutbox.kind, query.kind));
   const [rows, [counted]] = await Promise.all([
     db
-      .select({ row: mailOutbox, resolvedBy })
+      .select({ row: mailOutbox, resolvedBy, donationHasPlan })
       .from(mailOutbox)
       .where(where)
       .orderBy(desc(mailOutbox.createdAt), desc(mailOutbox.id))
@@ -61,7 +64,7 @@ export async function listStaffMail(db: Database, query: StaffMailListQuery, now
     db.select({ total: sql<number>`count(*)::int` }).from(mailOutbox).where(where),
   ]);
   return {
-    rows: rows.map(({ row, resolvedBy: resolver }): StaffMailRow => ({
+    rows: rows.map(({ row, resolvedBy: resolver, donationHasPlan: hasPlan }): StaffMailRow => ({
       id: row.id,
       kind: row.kind as StaffMailRow['kind'],
       recipient: row.recipient,
@@ -73,6 +76,7 @@ export async function listStaffMail(db: Database, query: StaffMailListQuery, now
       createdAt: row.createdAt.toISOString(),
       sentAt: row.sentAt?.toISOString() ?? null,
       donationId: row.donationId,
+      donationHasPlan: hasPlan === true,
       resolvedBy: resolver ? { id: resolver.id, recipient: resolver.recipient, state: mailStateOf({ status: resolver.status, lastError: resolver.last_error }) } : null,
     })),
     total: counted?.total ?? 0,

@@ -43,9 +43,9 @@ beforeEach(async () => {
   smtp.received.length = 0;
 });
 
-/** A succeeded donation by `email`; resolves with its id (its receipt queued). */
-async function give(email: string): Promise<string> {
-  const answer = await t.postDonation(validSubmission({ donorEmail: email }));
+/** A succeeded donation by `email` (one-time, or the first gift of a monthly plan); resolves with its id (its receipt queued). */
+async function give(email: string, frequency: 'one-time' | 'monthly' = 'one-time'): Promise<string> {
+  const answer = await t.postDonation(validSubmission({ donorEmail: email, frequency }));
   expect(answer.statusCode, answer.body).toBe(200);
   const transactionId = answer.json<{ data: { transactionId: string } }>().data.transactionId;
   const [row] = await t.db.select({ id: donations.id }).from(donations).where(eq(donations.gatewayTransactionId, transactionId));
@@ -77,7 +77,7 @@ describe('GET /api/staff/mail', () => {
     expect(failed.status).toBe('failed');
 
     const attention = await listMail();
-    expect(rowOf(attention.rows, failed.id)).toMatchObject({ kind: 'receipt', recipient: MISTYPED, state: 'failed', attempts: 1, donationId, resolvedBy: null, nextAttemptAt: null });
+    expect(rowOf(attention.rows, failed.id)).toMatchObject({ kind: 'receipt', recipient: MISTYPED, state: 'failed', attempts: 1, donationId, donationHasPlan: false, resolvedBy: null, nextAttemptAt: null });
     expect(rowOf(attention.rows, failed.id)?.lastError).toMatch(/^SMTP 550: refused for good/);
 
     // Part 1's correction, with a resend, is how the page corrects the address.
@@ -126,7 +126,7 @@ describe('GET /api/staff/mail', () => {
 describe('POST /api/staff/mail/:id/retry', () => {
   it('makes a failed message due now, audited; the relay sends it to the SMTP server', async () => {
     const address = `retry-${randomUUID()}@example.org`;
-    const donationId = await give(address);
+    const donationId = await give(address, 'monthly');
     const receipt = await receiptOf(donationId);
     // The receipt as the relay leaves it after three days of temporary refusals: failed, with its last error.
     await t.db.update(mailOutbox).set({ status: 'failed', attempts: 9, lastError: JSON.stringify({ responseCode: 421, name: 'Error' }) }).where(eq(mailOutbox.id, receipt.id));
@@ -134,7 +134,7 @@ describe('POST /api/staff/mail/:id/retry', () => {
     const answer = await retry(receipt.id);
     expect(answer.statusCode, answer.body).toBe(202);
     expect(answer.json()).toEqual({ success: true, id: receipt.id, recipient: address });
-    expect(rowOf((await listMail({ state: 'retrying' })).rows, receipt.id)).toMatchObject({ state: 'retrying', attempts: 9 });
+    expect(rowOf((await listMail({ state: 'retrying' })).rows, receipt.id)).toMatchObject({ state: 'retrying', attempts: 9, donationHasPlan: true });
     const audit = await t.db.select().from(adminAuditLog).where(and(eq(adminAuditLog.subjectType, MAIL_SUBJECT), eq(adminAuditLog.subjectId, receipt.id)));
     expect(audit).toMatchObject([{ action: MAIL_AUDIT_ACTIONS.retriedNow, actorEmail: finance.staffMember.email, details: { kind: 'receipt', recipient: address, previousStatus: 'failed', donationId } }]);
 

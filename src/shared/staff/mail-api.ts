@@ -76,6 +76,8 @@ export const StaffMailRowSchema = z.object({
   createdAt: z.iso.datetime(),
   sentAt: z.iso.datetime().nullable(),
   donationId: z.uuid().nullable(),
+  /** Whether that donation is a charge of a recurring plan (a correction of its address then moves the plan's mail too). */
+  donationHasPlan: z.boolean(),
   resolvedBy: z.object({ id: z.uuid(), recipient: z.string(), state: z.enum(STAFF_MAIL_STATES) }).nullable(),
 });
 /** A mail list row. */

@@ -173,7 +173,7 @@ export function MailPage() {
         <CorrectEmailDialog
           donationId={correcting.donationId}
           currentEmail={correcting.recipient}
-          hasPlan={false}
+          hasPlan={correcting.donationHasPlan}
           onCorrected={(message) => {
             setCorrecting(undefined);
             setCorrected(message);
