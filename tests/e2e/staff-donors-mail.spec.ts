@@ -186,6 +186,8 @@ test.describe('staff donors and mail', () => {
         .where(inArray(receipts.donationId, gifts.map((gift) => gift.id)));
       await finance.page.reload();
       const sendAgain = finance.page.getByRole('button', { name: 'Send a statement again' });
+      // The page has read the donor again (the button needs a finished year) before the keyboard starts.
+      await expect(sendAgain).toBeVisible();
       await tabTo(finance.page, sendAgain);
       await finance.page.keyboard.press('Enter');
       const statementDialog = finance.page.getByRole('dialog', { name: 'Send a year-end statement again' });
