@@ -233,6 +233,39 @@ describe('the donors table the database keeps', () => {
   });
 });
 
+describe('the donors table under concurrent changes', () => {
+  it("recomputes one donor's row after another transaction's change to the same donor commits, losing neither", async () => {
+    const address = addressOf('concurrent');
+    const first = await give({ donorEmail: address, amount: 40 });
+    const second = await give({ donorEmail: address, amount: 60 });
+    let firstUpdated!: () => void;
+    let releaseFirst!: () => void;
+    const updated = new Promise<void>((resolve) => (firstUpdated = resolve));
+    const release = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const firstTransaction = t.db.transaction(async (tx) => {
+      await tx.update(donations).set({ refundedCents: 1000 }).where(eq(donations.id, first));
+      firstUpdated();
+      await release;
+    });
+    await updated;
+    // The second transaction's recompute waits for the first's lock on the donor's row...
+    const secondTransaction = t.db.transaction(async (tx) => {
+      await tx.update(donations).set({ refundedCents: 500 }).where(eq(donations.id, second));
+    });
+    await expect
+      .poll(async () => {
+        const waiting = (await t.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`)) as unknown as { rows: { n: number }[] };
+        return waiting.rows[0]?.n ?? 0;
+      })
+      .toBeGreaterThan(0);
+    releaseFirst();
+    await Promise.all([firstTransaction, secondTransaction]);
+    // ...then sees its committed refund: (40 - 10) + (60 - 5) = $85.
+    const [row] = await t.db.select().from(donorTotals).where(eq(donorTotals.donorKey, donorKeyOf(address)));
+    expect(row).toMatchObject({ giftCount: 2, lifetimeCents: 8500 });
+  });
+});
+
 describe('roles', () => {
   it('lets a viewer read but not resend (403), and anyone without a session nothing (401)', async () => {
     const address = addressOf('roles');
