@@ -40,6 +40,8 @@ import { staffDonationRoutes } from './staff-donations/routes';
 import { staffPlanRoutes } from './staff-plans/routes';
 import { createTributeComposer, isTributeMailKind } from './tributes/compose';
 import { staffDashboardRoutes } from './staff-dashboard/routes';
+import { staffDonorRoutes } from './staff-donors/routes';
+import { staffMailRoutes } from './staff-mail/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -199,6 +201,9 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   });
   // The staff dashboard (issue #22): the figures at a glance. NOTE: after registerStaff, as the donations routes.
   await app.register(staffDashboardRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
+  // The staff's donors and mail outbox (issue #22), after registerStaff too.
+  await app.register(staffDonorRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
+  await app.register(staffMailRoutes, { db, clock: clock ?? systemClock });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);

@@ -18,6 +18,12 @@ export const E2E_STAFF_BASE_URL = `http://localhost:${E2E_PORT}`;
  * origin they are checked against) must name its port before it starts.
  */
 export const E2E_OWN_STAFF_SERVER_PORT = E2E_PORT + 1;
+/**
+ * Port of the donors and mail story's own server (issue #22): E2E_PORT + 2, its mail going to an SMTP test server that
+ * refuses one address with 550 (the shared server writes its mail to MAIL_DIR, which refuses nothing). Fixed for the same
+ * reason as {@link E2E_OWN_STAFF_SERVER_PORT}; +2 because Playwright's two workers may run both stories at once.
+ */
+export const E2E_OWN_MAIL_SERVER_PORT = E2E_PORT + 2;
 /** Scratch folder of one end-to-end run: the server's database and log (one per port). */
 export const E2E_WORK_DIR = join(process.cwd(), '.tmp', E2E_PORT === 3100 ? 'e2e' : `e2e-${E2E_PORT}`);
 /** The embedded database of the end-to-end server (`DATA_DIR`). */

@@ -59,6 +59,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0013_donation_tributes': '048ce697867ad762d15f3cb3a7fa7e755a26e8e293fcb1c005d82b3dd7a84f67',
   '0014_dashboard_donor_index': '2ae0bbed92e6e6517c63583a6de39655ce5d4e5a8f6c673eb93490ca06120bb9',
   '0015_campaign_and_fee_coverage': '0403d8817121354a0c41ae6eabe54ca5b5f20d6a597aced5195971d4c3af7bc5',
+  '0016_staff_donors': '53b293df83960d2107f46358b571a185352f6afbd97aa681e2a6d840992db5b1',
 };
 
 describe('migrations from an empty database', () => {
@@ -88,7 +89,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'donation_refunds', 'donations', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
@@ -131,7 +132,7 @@ describe('migrations from an empty database', () => {
     const triggers = await rows<{ name: string }>(
       sql`SELECT tgname AS name FROM pg_trigger WHERE tgrelid = 'donations'::regclass AND NOT tgisinternal ORDER BY 1`,
     );
-    expect(triggers.map((t) => t.name)).toEqual(['donations_status_on_insert', 'donations_status_transition']);
+    expect(triggers.map((t) => t.name)).toEqual(['donations_donor_totals_delete', 'donations_donor_totals_update', 'donations_status_on_insert', 'donations_status_transition']);
   });
 });
 

@@ -119,3 +119,37 @@ export async function markMailFailed(db: Database, id: string, reason: string): 
 export function messageIdOf(row: Pick<MailOutboxRow, 'id' | 'kind'>, domain: string): string {
   return `<${row.kind}.${row.id}@${domain}>`;
 }
+
+/**
+ * What "retry now" found (issue #22, "Mail"): `due` (the message, with its previous status, is due at `now` again);
+ * `not_found`; `sent` (nothing to retry); `cancelled` (withdrawn on purpose: a tribute card whose gift was refunded
+ * before it was sent, issue #23); `sending` (a relay holds its claim: it is being sent right now).
+ */
+export type RetryNowOutcome =
+  | { kind: 'due'; row: MailOutboxRow; previousStatus: 'pending' | 'failed' }
+  | { kind: 'not_found' }
+  | { kind: 'sent' }
+  | { kind: 'cancelled' }
+  | { kind: 'sending' };
+
+/**
+ * Makes message `id` due at `now`, in `db` (a transaction, to audit it with its effect; decision 0073): a waiting one
+ * (queued or retrying) keeps its attempts and is simply due now; a failed one goes back to `pending`, due now (the relay
+ * then tries it once more under the same rules: a permanent refusal fails it again). The row is read `FOR UPDATE`,
+ * so this waits for a relay's claim statement (claimDueMessages) in progress and then sees its lease: a message a relay
+ * has claimed and not yet marked is `sending` and left alone, never sent twice; once made due, a relay claims it as any
+ * other. Resolves with the outcome; changes nothing unless `due`.
+ */
+export async function retryMailNow(db: Database, id: string, now: Date): Promise<RetryNowOutcome> {
+  const [row] = await db.select().from(mailOutbox).where(eq(mailOutbox.id, id)).for('update');
+  if (!row) return { kind: 'not_found' };
+  if (row.status === 'sent') return { kind: 'sent' };
+  if (row.status === 'cancelled') return { kind: 'cancelled' };
+  if (row.lockedUntil !== null && row.lockedUntil > now) return { kind: 'sending' };
+  const [updated] = await db
+    .update(mailOutbox)
+    .set({ status: 'pending', nextAttemptAt: now, lockedUntil: null })
+    .where(eq(mailOutbox.id, id))
+    .returning();
+  return { kind: 'due', row: updated ?? row, previousStatus: row.status };
+}

@@ -10,9 +10,13 @@ export function donorKeyOf(email: string): string {
   return createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex');
 }
 
-/** The SQL expression of {@link donorKeyOf} over a text column or expression `column` (PostgreSQL 11+ `sha256`). */
+/**
+ * The SQL expression of {@link donorKeyOf} over a text column or expression `column`: the database function
+ * `donor_key(address)` (migration 0016_staff_donors: `encode(sha256(convert_to(lower(btrim(address)), 'UTF8')), 'hex')`,
+ * declared IMMUTABLE), which the index `donations_donor_key_idx` holds for `donations.donor_email`.
+ */
 export function donorKeySql(column: string): string {
-  return `encode(sha256(convert_to(lower(btrim(${column})), 'UTF8')), 'hex')`;
+  return `donor_key(${column})`;
 }
 
 /** A donor key as it appears in a path: 64 lowercase hex digits. */

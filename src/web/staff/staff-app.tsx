@@ -4,7 +4,10 @@ import { DashboardPage } from './dashboard/dashboard-page';
 import { RequireStaffOrigin } from './layout/wrong-origin';
 import { DonationPage } from './donation/donation-page';
 import { DonationsPage } from './donations/donations-page';
+import { DonorPage } from './donors/donor-page';
+import { DonorsPage } from './donors/donors-page';
 import { EnrollPage } from './enroll/enroll-page';
+import { MailPage } from './mail/mail-page';
 import { StaffLayout } from './layout/staff-layout';
 import { PublicFrame } from './layout/public-frame';
 import { PasskeysPage } from './passkeys/passkeys-page';
@@ -37,6 +40,9 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.enroll)} element={<PublicFrame><EnrollPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.donations)} element={<StaffLayout><DonationsPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donation)} element={<StaffLayout><DonationPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.donors)} element={<StaffLayout><DonorsPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.donor)} element={<StaffLayout><DonorPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.mail)} element={<StaffLayout><MailPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.audit)} element={<StaffLayout><AuditPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.team)} element={<StaffLayout><TeamPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.passkeys)} element={<StaffLayout><PasskeysPage /></StaffLayout>} />

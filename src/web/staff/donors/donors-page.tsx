@@ -1,0 +1,145 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TableCell from '@mui/material/TableCell';
+import TablePagination from '@mui/material/TablePagination';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import { type FormEvent, useMemo } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { STAFF_DONOR_SORTS } from '../../../shared/staff/donors-api';
+import { formatCents, formatInstant } from '../components/format';
+import { PageError } from '../components/page-error';
+import { HeadedTable } from '../components/scroll-table';
+import { StaffLink } from '../components/staff-link';
+import { StaffPage } from '../components/staff-page';
+import { useStaffData } from '../components/use-staff-data';
+import { donorPagePath, STAFF_PAGES } from '../staff-paths';
+import { fetchDonors } from './donors-api';
+
+/** The sort keys in words. */
+const SORT_LABELS: Record<(typeof STAFF_DONOR_SORTS)[number], string> = {
+  last_gift: 'Last gift',
+  first_gift: 'First gift',
+  lifetime: 'Lifetime total',
+  gifts: 'Number of gifts',
+};
+
+/** The form's fields, in the URL as in GET /api/staff/donors's query: name, label, and a text type or select choices. */
+const FIELDS: readonly { name: string; label: string; type?: string; options?: [string, string][] }[] = [
+  { name: 'q', label: 'Search name or e-mail', type: 'search' },
+  { name: 'plan', label: 'Recurring plan', options: [['', 'Any'], ['active', 'Has an active plan'], ['none', 'No active plan']] },
+  { name: 'from', label: 'Last gift from', type: 'date' },
+  { name: 'to', label: 'Last gift to', type: 'date' },
+  { name: 'sort', label: 'Sort by', options: STAFF_DONOR_SORTS.map((sort) => [sort === 'last_gift' ? '' : sort, SORT_LABELS[sort]]) },
+  { name: 'order', label: 'Order', options: [['', 'Highest or latest first'], ['asc', 'Lowest or earliest first']] },
+];
+/** Rows per page (the API's default). */
+const DONORS_PAGE_SIZE = 25;
+
+/**
+ * `/staff/donors` (issue #22, "Donors"): one row per donor (an e-mail address, whatever its case), with the names they
+ * used, first and last gift, number of gifts, and the lifetime and this year's totals net of refunds, and active plans;
+ * search, filters, sort and page in the URL (a link or Back gives the same view); each donor links to their page.
+ */
+export function DonorsPage() {
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const params = useMemo(() => new URLSearchParams(search), [search]);
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { data, error, loading } = useStaffData(fetchDonors, params.toString());
+
+  const show = (next: URLSearchParams) => {
+    const query = next.toString();
+    void navigate(query ? `${STAFF_PAGES.donors}?${query}` : STAFF_PAGES.donors);
+  };
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const { name } of FIELDS) {
+      const value = String(form.get(name) ?? '').trim();
+      if (value) next.set(name, value);
+    }
+    show(next);
+  };
+
+  return (
+    <StaffPage title="Donors">
+      <Box
+        component="form"
+        role="search"
+        aria-label="Find donors"
+        key={search}
+        onSubmit={apply}
+        sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
+      >
+        {FIELDS.map(({ name, label, type, options }) => (
+          <TextField
+            key={name}
+            name={name}
+            label={label}
+            type={options ? undefined : type}
+            size="small"
+            select={options !== undefined}
+            defaultValue={params.get(name) ?? ''}
+            sx={name === 'q' ? { gridColumn: '1 / -1' } : undefined}
+            slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+          >
+            {options?.map(([value, text]) => (
+              <option key={value} value={value}>
+                {text}
+              </option>
+            ))}
+          </TextField>
+        ))}
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+          <Button type="submit" variant="contained">
+            Apply filters
+          </Button>
+          <Button type="button" onClick={() => show(new URLSearchParams())}>
+            Clear
+          </Button>
+        </Box>
+      </Box>
+      <PageError message={error} />
+      {data && (
+        <Box aria-busy={loading} sx={{ opacity: loading ? 0.6 : 1 }}>
+          <p>
+            {data.total === 1 ? '1 donor' : `${data.total.toLocaleString('en-US')} donors`}. Totals are net of refunds; “this year” is {data.year}.
+          </p>
+          <HeadedTable label="Donors" headers={['Donor', 'First gift', 'Last gift', 'Gifts', 'Lifetime (net)', `${data.year} (net)`, 'Active plans']}>
+            {data.rows.map((row) => (
+              <TableRow key={row.donorKey}>
+                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: '12rem' }}>
+                  <StaffLink to={donorPagePath(row.donorKey)}>{row.names[0] || row.email}</StaffLink>
+                  {row.names.length > 1 && <> (also {row.names.slice(1).join(', ')})</>}
+                  <br />
+                  {row.email}
+                </TableCell>
+                <TableCell>{formatInstant(row.firstGiftAt)}</TableCell>
+                <TableCell>{formatInstant(row.lastGiftAt)}</TableCell>
+                <TableCell>{row.giftCount}</TableCell>
+                <TableCell>{formatCents(row.lifetimeCents)}</TableCell>
+                <TableCell>{formatCents(row.thisYearCents)}</TableCell>
+                <TableCell>{row.activePlans}</TableCell>
+              </TableRow>
+            ))}
+          </HeadedTable>
+          <TablePagination
+            component="div"
+            count={data.total}
+            page={page - 1}
+            rowsPerPage={DONORS_PAGE_SIZE}
+            rowsPerPageOptions={[]}
+            onPageChange={(_event, next) => {
+              const query = new URLSearchParams(params);
+              query.set('page', String(next + 1));
+              show(query);
+            }}
+            sx={{ overflowX: 'auto' }}
+          />
+        </Box>
+      )}
+    </StaffPage>
+  );
+}
