@@ -4,15 +4,8 @@ import Typography from '@mui/material/Typography';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
 import { HeadedTable } from '../components/scroll-table';
-
-/** The e-mail states in words (issue #21: queued, sent, retrying, failed). */
-const MAIL_STATE_LABELS: Record<StaffDonationDetail['emails'][number]['state'], string> = {
-  queued: 'Queued',
-  retrying: 'Retrying',
-  sent: 'Sent',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
+import { MAIL_STATE_LABELS } from '../mail/mail-labels';
+import { STAFF_MAIL_KIND_LABELS, type StaffMailKind } from '../../../shared/staff/mail-api';
 
 /** A section heading of the donation page (h2). */
 function SectionHeading({ children }: { children: string }) {
@@ -51,7 +44,7 @@ export function DonationHistory({ detail }: { detail: StaffDonationDetail }) {
           {detail.emails.map((email) => (
             <TableRow key={email.id}>
               <TableCell>{formatInstant(email.createdAt)}</TableCell>
-              <TableCell>{email.kind.replaceAll('_', ' ')}</TableCell>
+              <TableCell>{STAFF_MAIL_KIND_LABELS[email.kind as StaffMailKind] ?? email.kind}</TableCell>
               <TableCell sx={{ overflowWrap: 'anywhere' }}>{email.recipient}</TableCell>
               <TableCell>{MAIL_STATE_LABELS[email.state]}</TableCell>
               <TableCell>{email.attempts}</TableCell>
