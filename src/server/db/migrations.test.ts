@@ -56,6 +56,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0010_staff_identity': '48d3a82138f718c799f52c86a18a94dae3e47966e5a8635b50baafdb2528a4f8',
   '0011_staff_donations_list': '9acddd9d961244603303db4fcdfaa26e31d275ace18d960205776978acdfa9af',
   '0012_dashboard_donor_index': '2ae0bbed92e6e6517c63583a6de39655ce5d4e5a8f6c673eb93490ca06120bb9',
+  '0013_dashboard_donor_scan_index': '6bdb2481db827d314c0cd6a82eb37356576af8541fd33410af803128a28b7d5d',
 };
 
 describe('migrations from an empty database', () => {
