@@ -1,0 +1,2 @@
+DROP INDEX "donations_donor_email_charged_idx";--> statement-breakpoint
+CREATE INDEX "donations_donor_email_charged_idx" ON "donations" USING btree (lower("donor_email"),"created_at","status","amount_cents","refunded_cents","donor_email") WHERE "donations"."status" IN ('succeeded', 'refunded', 'disputed');
