@@ -150,7 +150,7 @@ test.describe('staff back office', () => {
     await expect(admin.page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
     await expectNoAxeViolations(admin.page, 'the enrollment page');
     await admin.page.getByRole('button', { name: 'Create a passkey' }).click();
-    await expect(admin.page).toHaveURL(/\/staff\/donations$/);
+    await expect(admin.page).toHaveURL(/\/staff$/);
     await expect(admin.page.getByTestId('staff-email')).toHaveText(adminEmail);
 
     // Signs out, and back in with the passkey alone.
@@ -158,7 +158,7 @@ test.describe('staff back office', () => {
     await expect(admin.page).toHaveURL(/\/staff\/sign-in$/);
     await expectNoAxeViolations(admin.page, 'the sign-in page');
     await admin.page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await expect(admin.page).toHaveURL(/\/staff\/donations$/);
+    await expect(admin.page).toHaveURL(/\/staff$/);
     await expect(admin.page.getByTestId('staff-email')).toHaveText(adminEmail);
 
     // The admin invites a viewer and a finance member from the team page.
@@ -180,6 +180,7 @@ test.describe('staff back office', () => {
     const finance = await openStaffBrowser(browser);
     await enrollFromLink(finance, await emailedStaffLink(financeEmail, 'staff_invitation'), financeEmail);
     await expect(finance.page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Team' })).toHaveCount(0);
+    await openFromNav(finance, 'Donations');
     await finance.page.getByRole('searchbox', { name: /^Search/ }).fill(receiptNumber);
     await finance.page.getByRole('button', { name: 'Apply filters' }).click();
     await expect(finance.page).toHaveURL(new RegExp(`\\?q=${receiptNumber}$`));
@@ -246,7 +247,7 @@ test.describe('staff back office', () => {
     // The viewer, at 320 px: reads the donation, has no refund action, and the API refuses their refund.
     const viewer = await openStaffBrowser(browser, { width: 320, height: 800 });
     await enrollFromLink(viewer, await emailedStaffLink(viewerEmail, 'staff_invitation'), viewerEmail);
-    await expectNoHorizontalScroll(viewer.page, 'the donations page at 320 px');
+    await expectNoHorizontalScroll(viewer.page, 'the dashboard at 320 px');
     await viewer.page.goto(donationPath);
     await expect(viewer.page.getByRole('heading', { level: 1 })).toHaveText('Donation of $25.00 by Rosita Tzul');
     await expect(viewer.page.getByRole('button', { name: 'Refund', exact: true })).toHaveCount(0);
@@ -412,7 +413,7 @@ test.describe('staff back office', () => {
     await askForSignInLink(phone, email);
     await phone.page.goto(await linkTo('staff_sign_in_link', 2));
     await phone.page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(phone.page).toHaveURL(/\/staff\/donations$/);
+    await expect(phone.page).toHaveURL(/\/staff$/);
     await openFromNav(phone, 'Passkeys');
     await phone.page.getByRole('button', { name: 'Add a passkey' }).click();
     await expect(phone.page.getByRole('status')).toHaveText('Passkey added.');

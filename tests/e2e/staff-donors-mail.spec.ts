@@ -106,7 +106,7 @@ async function enrolledStaff(browser: Parameters<typeof openStaffBrowser>[0], se
   expect(link, 'the enrollment link in the invitation').toBeDefined();
   await staff.page.goto(link ?? '');
   await staff.page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(staff.page).toHaveURL(/\/staff\/donations$/);
+  await expect(staff.page).toHaveURL(/\/staff$/);
   await expect(staff.page.getByTestId('staff-email')).toHaveText(email);
   return staff;
 }

@@ -77,13 +77,13 @@ export async function csrfHeaders(context: BrowserContext): Promise<Record<strin
 
 /**
  * Enrolls from an invitation link in `staff`'s browser: opens the link, presses "Create a passkey" (the virtual
- * authenticator creates a discoverable credential) and waits for the donations page, signed in as `email`.
+ * authenticator creates a discoverable credential) and waits for the dashboard (the page staff land on, issue #22), signed in as `email`.
  */
 export async function enrollFromLink(staff: StaffBrowser, link: string, email: string): Promise<void> {
   await staff.page.goto(link);
   await expect(staff.page.getByText(`You were invited as ${email}`)).toBeVisible();
   await staff.page.getByRole('button', { name: 'Create a passkey' }).click();
-  await expect(staff.page).toHaveURL(/\/staff\/donations$/);
+  await expect(staff.page).toHaveURL(/\/staff$/);
   await expect(staff.page.getByTestId('staff-email')).toHaveText(email);
 }
 

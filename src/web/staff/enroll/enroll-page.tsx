@@ -48,7 +48,7 @@ export function EnrollPage() {
     setError(undefined);
     try {
       await enrollWithPasskey(token, invitation.options);
-      void navigate(STAFF_PAGES.donations, { replace: true });
+      void navigate(STAFF_PAGES.root, { replace: true });
     } catch (caught) {
       if (caught instanceof StaffApiError && caught.status === 410) setInvitation({ state: 'refused' });
       else setError(describeError(caught));

@@ -10,8 +10,8 @@ describe('the way back after signing in (issue #21)', () => {
 
   it('goes to the donations for anything that is not a staff page of this site (OWASP: unvalidated redirects)', () => {
     for (const next of ['https://evil.example/staff/x', '//evil.example/staff/', '/donate', '/staff/sign-in', '/staffing', '']) {
-      expect(pageAfterSignIn(`?next=${encodeURIComponent(next)}`)).toBe('/staff/donations');
+      expect(pageAfterSignIn(`?next=${encodeURIComponent(next)}`)).toBe('/staff');
     }
-    expect(pageAfterSignIn('')).toBe('/staff/donations');
+    expect(pageAfterSignIn('')).toBe('/staff');
   });
 });

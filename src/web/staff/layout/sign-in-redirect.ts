@@ -10,9 +10,9 @@ export function signInPathFor(next: string): string {
 
 /**
  * Where to go after signing in: the `next` of the sign-in page's `search` when it is a staff page of this site (a path
- * under /staff, never another origin: OWASP Unvalidated Redirects), else the donations.
+ * under /staff, never another origin: OWASP Unvalidated Redirects), else the dashboard (issue #22: the page staff land on).
  */
 export function pageAfterSignIn(search: string): string {
   const next = new URLSearchParams(search).get(NEXT_PARAM) ?? '';
-  return next.startsWith(`${STAFF_PAGES.root}/`) && !next.startsWith('//') && !next.startsWith(STAFF_PAGES.signIn) ? next : STAFF_PAGES.donations;
+  return next.startsWith(`${STAFF_PAGES.root}/`) && !next.startsWith('//') && !next.startsWith(STAFF_PAGES.signIn) ? next : STAFF_PAGES.root;
 }

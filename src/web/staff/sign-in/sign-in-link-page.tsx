@@ -28,7 +28,7 @@ export function SignInLinkPage() {
     setError(undefined);
     try {
       const { needsPasskey } = await signInWithLink(token);
-      void navigate(needsPasskey ? `${STAFF_PAGES.passkeys}?${ADD_PASSKEY_PARAM}=1` : STAFF_PAGES.donations, { replace: true });
+      void navigate(needsPasskey ? `${STAFF_PAGES.passkeys}?${ADD_PASSKEY_PARAM}=1` : STAFF_PAGES.root, { replace: true });
     } catch (caught) {
       if (caught instanceof StaffApiError && caught.status === 410) setRefused(true);
       else setError(describeError(caught));
