@@ -12,6 +12,7 @@ import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-s
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { describeMailError } from './mail-error';
 import { MAIL_AUDIT_ACTIONS, MAIL_SUBJECT } from './retry';
+import { MAIL_CANCELLED_MESSAGE } from './routes';
 
 /**
  * The staff mail API through the real app, database and SMTP test server (issue #22, "Mail"): a receipt the server
@@ -163,6 +164,20 @@ describe('POST /api/staff/mail/:id/retry', () => {
     expect((await retry('not-an-id')).statusCode).toBe(404);
     // Let the other tests' relay runs send it: the claim ends.
     await t.db.update(mailOutbox).set({ lockedUntil: null }).where(eq(mailOutbox.id, receipt.id));
+  });
+
+  it('refuses a message withdrawn on purpose (cancelled: a tribute card whose gift was refunded first) with 409, writing nothing', async () => {
+    const address = `cancelled-${randomUUID()}@example.org`;
+    const receipt = await receiptOf(await give(address));
+    await t.db.update(mailOutbox).set({ status: 'cancelled' }).where(eq(mailOutbox.id, receipt.id));
+    const auditBefore = await t.db.$count(adminAuditLog);
+
+    const answer = await retry(receipt.id);
+    expect(answer.statusCode).toBe(409);
+    expect(answer.json()).toMatchObject({ error: MAIL_CANCELLED_MESSAGE });
+    const [row] = await t.db.select().from(mailOutbox).where(eq(mailOutbox.id, receipt.id));
+    expect(row).toMatchObject({ status: 'cancelled', attempts: receipt.attempts });
+    expect(await t.db.$count(adminAuditLog)).toBe(auditBefore);
   });
 
   it('refuses a viewer (403) and anyone without a session (401), writing nothing; a viewer reads the list', async () => {
