@@ -1,9 +1,7 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
 import { FREQUENCIES, FREQUENCY_LABELS } from '../../../shared/frequencies';
+import { FilterFields, FilterForm, type FilterFieldSpec } from '../components/filter-form';
 import { DONATION_STATUS_LABELS, GATEWAY_LABELS, MODE_LABELS } from './donation-labels';
 import { DONATION_FILTER_KEYS, type DonationFilterKey, type DonationFilters } from './donations-query';
 
@@ -17,7 +15,7 @@ const SELECT_OPTIONS: Partial<Record<DonationFilterKey, [string, string][]>> = {
 };
 
 /** Each filter field's label and input type. */
-const FIELDS: Record<DonationFilterKey, { label: string; type?: string; inputMode?: 'decimal' }> = {
+const FIELDS: Record<DonationFilterKey, FilterFieldSpec> = {
   q: { label: 'Search name, e-mail, receipt or payment id', type: 'search' },
   from: { label: 'From date', type: 'date' },
   to: { label: 'To date', type: 'date' },
@@ -43,59 +41,9 @@ const NO_FILTERS = Object.fromEntries(DONATION_FILTER_KEYS.map((key) => [key, ''
 export function DonationFiltersForm({ filters, onApply }: { filters: DonationFilters; onApply: (filters: DonationFilters) => void }) {
   // NOTE: the page keys this form by its URL's query, so Back or a link starts it afresh from the URL's filters.
   const [draft, setDraft] = useState(filters);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply(draft);
-  };
   return (
-    <Box
-      component="form"
-      role="search"
-      aria-label="Filter donations"
-      onSubmit={submit}
-      sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
-    >
-      {DONATION_FILTER_KEYS.map((key) => {
-        const options = SELECT_OPTIONS[key];
-        const field = FIELDS[key];
-        return (
-          <TextField
-            key={key}
-            name={key}
-            size="small"
-            label={field.label}
-            type={options ? undefined : field.type}
-            value={draft[key]}
-            onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
-            select={options !== undefined}
-            sx={key === 'q' ? { gridColumn: '1 / -1' } : undefined}
-            slotProps={{
-              select: { native: true },
-              inputLabel: { shrink: true },
-              htmlInput: field.inputMode ? { inputMode: field.inputMode } : undefined,
-            }}
-          >
-            {options && [
-              <option key="" value="">
-                Any
-              </option>,
-              ...options.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              )),
-            ]}
-          </TextField>
-        );
-      })}
-      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-        <Button type="submit" variant="contained">
-          Apply filters
-        </Button>
-        <Button type="button" onClick={() => onApply(NO_FILTERS)}>
-          Clear
-        </Button>
-      </Box>
-    </Box>
+    <FilterForm label="Filter donations" onSubmit={() => onApply(draft)} onClear={() => onApply(NO_FILTERS)}>
+      <FilterFields keys={DONATION_FILTER_KEYS} fields={FIELDS} options={SELECT_OPTIONS} values={draft} onChange={setDraft} />
+    </FilterForm>
   );
 }

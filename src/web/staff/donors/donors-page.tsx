@@ -1,12 +1,12 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import TableCell from '@mui/material/TableCell';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { type FormEvent, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { STAFF_DONOR_SORTS } from '../../../shared/staff/donors-api';
+import { FilterForm } from '../components/filter-form';
 import { formatCents, formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { HeadedTable } from '../components/scroll-table';
@@ -52,9 +52,8 @@ export function DonorsPage() {
     const query = next.toString();
     void navigate(query ? `${STAFF_PAGES.donors}?${query}` : STAFF_PAGES.donors);
   };
-  const apply = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const apply = (formElement: HTMLFormElement) => {
+    const form = new FormData(formElement);
     const next = new URLSearchParams();
     for (const { name } of FIELDS) {
       const value = String(form.get(name) ?? '').trim();
@@ -65,14 +64,7 @@ export function DonorsPage() {
 
   return (
     <StaffPage title="Donors">
-      <Box
-        component="form"
-        role="search"
-        aria-label="Find donors"
-        key={search}
-        onSubmit={apply}
-        sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
-      >
+      <FilterForm key={search} label="Find donors" onSubmit={apply} onClear={() => show(new URLSearchParams())}>
         {FIELDS.map(({ name, label, type, options }) => (
           <TextField
             key={name}
@@ -92,15 +84,7 @@ export function DonorsPage() {
             ))}
           </TextField>
         ))}
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-          <Button type="submit" variant="contained">
-            Apply filters
-          </Button>
-          <Button type="button" onClick={() => show(new URLSearchParams())}>
-            Clear
-          </Button>
-        </Box>
-      </Box>
+      </FilterForm>
       <PageError message={error} />
       {data && (
         <Box aria-busy={loading} sx={{ opacity: loading ? 0.6 : 1 }}>

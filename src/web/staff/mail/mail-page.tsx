@@ -5,9 +5,10 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { RECEIPT_KINDS, STAFF_MAIL_KIND_LABELS, STAFF_MAIL_KINDS, type StaffMailRow } from '../../../shared/staff/mail-api';
+import { FilterForm } from '../components/filter-form';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { HeadedTable } from '../components/scroll-table';
@@ -68,9 +69,8 @@ export function MailPage() {
     const query = next.toString();
     void navigate(query ? `${STAFF_PAGES.mail}?${query}` : STAFF_PAGES.mail);
   };
-  const apply = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
+  const apply = (formElement: HTMLFormElement) => {
+    const form = new FormData(formElement);
     const next = new URLSearchParams();
     for (const name of ['state', 'kind']) {
       const value = String(form.get(name) ?? '');
@@ -85,14 +85,7 @@ export function MailPage() {
 
   return (
     <StaffPage title="Mail">
-      <Box
-        component="form"
-        role="search"
-        aria-label="Filter e-mails"
-        key={search}
-        onSubmit={apply}
-        sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 14rem), 1fr))', gap: 1.5, mb: 2 }}
-      >
+      <FilterForm key={search} label="Filter e-mails" columnMinRem={14} onSubmit={apply} onClear={() => show(new URLSearchParams())}>
         {(
           [
             ['state', 'State', STATE_OPTIONS],
@@ -107,15 +100,7 @@ export function MailPage() {
             ))}
           </TextField>
         ))}
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-          <Button type="submit" variant="contained">
-            Apply filters
-          </Button>
-          <Button type="button" onClick={() => show(new URLSearchParams())}>
-            Clear
-          </Button>
-        </Box>
-      </Box>
+      </FilterForm>
       <PageError message={error ?? actionError} />
       <Typography role="status" sx={{ mb: status || corrected ? 2 : 0, fontWeight: 600 }}>
         {status ?? corrected}

@@ -1,10 +1,9 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import { STAFF_PLAN_FREQUENCIES } from '../../../shared/staff/plans-api';
+import { FilterFields, FilterForm, type FilterFieldSpec } from '../components/filter-form';
 import { PLAN_STATUS_LABELS } from './plan-labels';
 import { PLAN_FILTER_KEYS, PLAN_ORDERS, type PlanFilterKey, type PlanFilters, type PlanOrder } from './plans-query';
 
@@ -16,7 +15,7 @@ const SELECT_OPTIONS: Partial<Record<PlanFilterKey, [string, string][]>> = {
 };
 
 /** Each filter field's label and input type. */
-const FIELDS: Record<PlanFilterKey, { label: string; type?: string; inputMode?: 'decimal' }> = {
+const FIELDS: Record<PlanFilterKey, FilterFieldSpec> = {
   q: { label: 'Search name, e-mail or first receipt', type: 'search' },
   status: { label: 'Status' },
   frequency: { label: 'Frequency' },
@@ -56,51 +55,9 @@ export function PlanFiltersForm({ filters, order, onApply }: PlanFiltersFormProp
   // NOTE: the page keys this form by its URL's query, so Back or a link starts it afresh from the URL's filters.
   const [draft, setDraft] = useState(filters);
   const [draftOrder, setDraftOrder] = useState(order);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onApply(draft, draftOrder);
-  };
   return (
-    <Box
-      component="form"
-      role="search"
-      aria-label="Filter plans"
-      onSubmit={submit}
-      sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
-    >
-      {PLAN_FILTER_KEYS.map((key) => {
-        const options = SELECT_OPTIONS[key];
-        const field = FIELDS[key];
-        return (
-          <TextField
-            key={key}
-            name={key}
-            size="small"
-            label={field.label}
-            type={options ? undefined : field.type}
-            value={draft[key]}
-            onChange={(event) => setDraft({ ...draft, [key]: event.target.value })}
-            select={options !== undefined}
-            sx={key === 'q' ? { gridColumn: '1 / -1' } : undefined}
-            slotProps={{
-              select: { native: true },
-              inputLabel: { shrink: true },
-              htmlInput: field.inputMode ? { inputMode: field.inputMode } : undefined,
-            }}
-          >
-            {options && [
-              <option key="" value="">
-                Any
-              </option>,
-              ...options.map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              )),
-            ]}
-          </TextField>
-        );
-      })}
+    <FilterForm label="Filter plans" onSubmit={() => onApply(draft, draftOrder)} onClear={() => onApply(NO_FILTERS, PLAN_ORDERS[0])}>
+      <FilterFields keys={PLAN_FILTER_KEYS} fields={FIELDS} options={SELECT_OPTIONS} values={draft} onChange={setDraft} />
       <TextField
         name="order"
         size="small"
@@ -116,14 +73,6 @@ export function PlanFiltersForm({ filters, order, onApply }: PlanFiltersFormProp
           </option>
         ))}
       </TextField>
-      <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-        <Button type="submit" variant="contained">
-          Apply filters
-        </Button>
-        <Button type="button" onClick={() => onApply(NO_FILTERS, PLAN_ORDERS[0])}>
-          Clear
-        </Button>
-      </Box>
-    </Box>
+    </FilterForm>
   );
 }
