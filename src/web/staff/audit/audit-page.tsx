@@ -1,12 +1,11 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import TableCell from '@mui/material/TableCell';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { type FormEvent, useMemo } from 'react';
+import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { AuditRow } from '../../../shared/staff/identity-api';
+import { filledFields, FilterForm } from '../components/filter-form';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { useStaffData } from '../components/use-staff-data';
@@ -68,38 +67,15 @@ export function AuditPage() {
     const query = next.toString();
     void navigate(query ? `${STAFF_PAGES.audit}?${query}` : STAFF_PAGES.audit);
   };
-  const apply = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const next = new URLSearchParams();
-    for (const [key] of FILTERS) {
-      const value = String(new FormData(event.currentTarget).get(key) ?? '').trim();
-      if (value) next.set(key, value);
-    }
-    show(next);
-  };
+  const apply = (form: HTMLFormElement) => show(filledFields(form, FILTERS.map(([key]) => key)));
 
   return (
     <StaffPage title="Audit log">
-      <Box
-        component="form"
-        role="search"
-        aria-label="Filter the audit log"
-        key={search}
-        onSubmit={apply}
-        sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(100%, 11rem), 1fr))', gap: 1.5, mb: 2 }}
-      >
+      <FilterForm key={search} label="Filter the audit log" onSubmit={apply} onClear={() => show(new URLSearchParams())}>
         {FILTERS.map(([key, label, type]) => (
           <TextField key={key} name={key} label={label} type={type} size="small" defaultValue={params.get(key) ?? ''} slotProps={{ inputLabel: { shrink: true } }} />
         ))}
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-          <Button type="submit" variant="contained">
-            Apply filters
-          </Button>
-          <Button type="button" onClick={() => show(new URLSearchParams())}>
-            Clear
-          </Button>
-        </Box>
-      </Box>
+      </FilterForm>
       <PageError message={error} />
       {data && (
         <>

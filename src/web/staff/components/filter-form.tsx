@@ -62,6 +62,20 @@ export function FilterFields<Key extends string>({ keys, fields, options, values
   });
 }
 
+/**
+ * The filled fields of an uncontrolled filter form as a page's query: each of `names` whose value, trimmed, is not
+ * empty (an empty field is no filter). Used by FilterForm's `onSubmit` on the audit, donors and mail pages.
+ */
+export function filledFields(form: HTMLFormElement, names: readonly string[]): URLSearchParams {
+  const data = new FormData(form);
+  const query = new URLSearchParams();
+  for (const name of names) {
+    const value = String(data.get(name) ?? '').trim();
+    if (value) query.set(name, value);
+  }
+  return query;
+}
+
 /** Props of {@link FilterForm}: its accessible name, what submitting and "Clear" do, and its fields. */
 export interface FilterFormProps {
   /** The search landmark's name, e.g. "Filter donations". */

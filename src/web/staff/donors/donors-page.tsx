@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { STAFF_DONOR_SORTS } from '../../../shared/staff/donors-api';
-import { FilterForm } from '../components/filter-form';
+import { filledFields, FilterForm } from '../components/filter-form';
 import { formatCents, formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { HeadedTable } from '../components/scroll-table';
@@ -52,15 +52,7 @@ export function DonorsPage() {
     const query = next.toString();
     void navigate(query ? `${STAFF_PAGES.donors}?${query}` : STAFF_PAGES.donors);
   };
-  const apply = (formElement: HTMLFormElement) => {
-    const form = new FormData(formElement);
-    const next = new URLSearchParams();
-    for (const { name } of FIELDS) {
-      const value = String(form.get(name) ?? '').trim();
-      if (value) next.set(name, value);
-    }
-    show(next);
-  };
+  const apply = (form: HTMLFormElement) => show(filledFields(form, FIELDS.map(({ name }) => name)));
 
   return (
     <StaffPage title="Donors">

@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { RECEIPT_KINDS, STAFF_MAIL_KIND_LABELS, STAFF_MAIL_KINDS, type StaffMailRow } from '../../../shared/staff/mail-api';
-import { FilterForm } from '../components/filter-form';
+import { filledFields, FilterForm } from '../components/filter-form';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
 import { HeadedTable } from '../components/scroll-table';
@@ -69,15 +69,7 @@ export function MailPage() {
     const query = next.toString();
     void navigate(query ? `${STAFF_PAGES.mail}?${query}` : STAFF_PAGES.mail);
   };
-  const apply = (formElement: HTMLFormElement) => {
-    const form = new FormData(formElement);
-    const next = new URLSearchParams();
-    for (const name of ['state', 'kind']) {
-      const value = String(form.get(name) ?? '');
-      if (value) next.set(name, value);
-    }
-    show(next);
-  };
+  const apply = (form: HTMLFormElement) => show(filledFields(form, ['state', 'kind']));
   const retry = (row: StaffMailRow) =>
     act(async () => {
       await retryMail(row.id);
