@@ -1,5 +1,4 @@
 import TableCell from '@mui/material/TableCell';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useMemo } from 'react';
@@ -8,6 +7,7 @@ import type { AuditRow } from '../../../shared/staff/identity-api';
 import { filledFields, FilterForm } from '../components/filter-form';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
+import { QueryPagination } from '../components/query-pagination';
 import { useStaffData } from '../components/use-staff-data';
 import { HeadedTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
@@ -98,18 +98,7 @@ export function AuditPage() {
               </TableRow>
             ))}
           </HeadedTable>
-          <TablePagination
-            component="div"
-            count={data.total}
-            page={page - 1}
-            rowsPerPage={AUDIT_PAGE_SIZE}
-            rowsPerPageOptions={[]}
-            onPageChange={(_event, next) => {
-              const query = new URLSearchParams(params);
-              query.set('page', String(next + 1));
-              show(query);
-            }}
-          />
+          <QueryPagination total={data.total} page={page} pageSize={AUDIT_PAGE_SIZE} params={params} show={show} />
         </>
       )}
     </StaffPage>

@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import TableCell from '@mui/material/TableCell';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useMemo } from 'react';
@@ -9,6 +8,7 @@ import { STAFF_DONOR_SORTS } from '../../../shared/staff/donors-api';
 import { filledFields, FilterForm } from '../components/filter-form';
 import { formatCents, formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
+import { QueryPagination } from '../components/query-pagination';
 import { HeadedTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
@@ -101,19 +101,7 @@ export function DonorsPage() {
               </TableRow>
             ))}
           </HeadedTable>
-          <TablePagination
-            component="div"
-            count={data.total}
-            page={page - 1}
-            rowsPerPage={DONORS_PAGE_SIZE}
-            rowsPerPageOptions={[]}
-            onPageChange={(_event, next) => {
-              const query = new URLSearchParams(params);
-              query.set('page', String(next + 1));
-              show(query);
-            }}
-            sx={{ overflowX: 'auto' }}
-          />
+          <QueryPagination total={data.total} page={page} pageSize={DONORS_PAGE_SIZE} params={params} show={show} />
         </Box>
       )}
     </StaffPage>

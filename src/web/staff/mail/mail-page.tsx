@@ -1,7 +1,6 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TableCell from '@mui/material/TableCell';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
@@ -11,6 +10,7 @@ import { RECEIPT_KINDS, STAFF_MAIL_KIND_LABELS, STAFF_MAIL_KINDS, type StaffMail
 import { filledFields, FilterForm } from '../components/filter-form';
 import { formatInstant } from '../components/format';
 import { PageError } from '../components/page-error';
+import { QueryPagination } from '../components/query-pagination';
 import { HeadedTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
@@ -131,19 +131,7 @@ export function MailPage() {
               </TableRow>
             ))}
           </HeadedTable>
-          <TablePagination
-            component="div"
-            count={data.total}
-            page={page - 1}
-            rowsPerPage={MAIL_PAGE_SIZE}
-            rowsPerPageOptions={[]}
-            onPageChange={(_event, next) => {
-              const query = new URLSearchParams(params);
-              query.set('page', String(next + 1));
-              show(query);
-            }}
-            sx={{ overflowX: 'auto' }}
-          />
+          <QueryPagination total={data.total} page={page} pageSize={MAIL_PAGE_SIZE} params={params} show={show} />
         </Box>
       )}
       {correcting?.donationId && (
