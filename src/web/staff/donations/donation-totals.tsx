@@ -1,6 +1,5 @@
-import Box from '@mui/material/Box';
-import Typography from '@mui/material/Typography';
 import type { StaffDonationTotals } from '../../../shared/staff/donations-api';
+import { FigureList } from '../components/figure-list';
 import { formatCents } from '../components/format';
 
 /**
@@ -9,25 +8,12 @@ import { formatCents } from '../components/format';
  * description list, read in order.
  */
 export function DonationTotals({ totals }: { totals: StaffDonationTotals }) {
-  const items = [
+  const items: [string, string][] = [
     ['Donations', totals.count.toLocaleString('en-US')],
     ['Gross', formatCents(totals.grossCents)],
     ['Refunded', formatCents(totals.refundedCents)],
     ['Disputed', formatCents(totals.disputedCents)],
     ['Net', formatCents(totals.netCents)],
   ];
-  return (
-    <Box component="dl" sx={{ display: 'flex', flexWrap: 'wrap', gap: { xs: 2, sm: 4 }, m: 0, mb: 2 }}>
-      {items.map(([label, value]) => (
-        <div key={label}>
-          <Typography component="dt" variant="body2">
-            {label}
-          </Typography>
-          <Typography component="dd" sx={{ m: 0, fontSize: '1.25rem', fontWeight: 700 }}>
-            {value}
-          </Typography>
-        </div>
-      ))}
-    </Box>
-  );
+  return <FigureList items={items} />;
 }

@@ -8,6 +8,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { CAUSE_DETAILS } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffPlanTotals } from '../../../shared/staff/plans-api';
+import { FigureList } from '../components/figure-list';
 import { formatCents } from '../components/format';
 import { PageError } from '../components/page-error';
 import { HeadedTable } from '../components/scroll-table';
@@ -22,25 +23,12 @@ import { PLAN_PAGE_SIZES, parsePlansView, plansViewQuery, type PlansView } from 
 
 /** The totals of the filtered set (issue #22): how many plans, how many are active, and their monthly equivalent. */
 function PlanTotals({ totals }: { totals: StaffPlanTotals }) {
-  const items = [
+  const items: [string, string][] = [
     ['Plans', totals.count.toLocaleString('en-US')],
     ['Active', totals.activeCount.toLocaleString('en-US')],
     ['Active, per month', formatCents(totals.activeMonthlyCents)],
   ];
-  return (
-    <Box component="dl" sx={{ display: 'flex', flexWrap: 'wrap', gap: { xs: 2, sm: 4 }, m: 0, mb: 2 }}>
-      {items.map(([label, value]) => (
-        <div key={label}>
-          <Typography component="dt" variant="body2">
-            {label}
-          </Typography>
-          <Typography component="dd" sx={{ m: 0, fontSize: '1.25rem', fontWeight: 700 }}>
-            {value}
-          </Typography>
-        </div>
-      ))}
-    </Box>
-  );
+  return <FigureList items={items} />;
 }
 
 /**
