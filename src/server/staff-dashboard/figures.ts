@@ -5,6 +5,7 @@ import type { DashboardPeriod, DayRange, MoneyTotals, StaffDashboard } from '../
 import type { Database } from '../db/client';
 import { donations, mailOutbox, recurringPlans } from '../db/schema';
 import { keptCentsSql } from '../ledger/kept-amount';
+import { activeMonthlyEquivalentCentsSql } from '../recurring/monthly-equivalent';
 import { CHARGED_STATUSES, totalColumns } from '../staff-donations/list';
 import { allPeriods, dailyDates, monthsToDate, periodDays, rangeAYearBefore, sameDateAYearBefore, todayIn, zonedRange } from './periods';
 
@@ -130,8 +131,7 @@ const countWhere = (condition: SQL) => sql<number>`count(*) FILTER (WHERE ${cond
 const sumWhere = (expression: SQL, condition: SQL) => sql<number>`coalesce(sum(${expression}) FILTER (WHERE ${condition}), 0)`.mapWith(Number);
 
 /**
- * Plans now: `active` ones and what they bring a month (monthly amounts plus a twelfth of yearly ones, rounded to the
- * cent once, on the sum), and `past_due` ones (a renewal declined and being retried) with the amounts they owe.
+ * Plans now: `active` ones and what they bring a month (recurring/monthly-equivalent.ts, as the plans list's totals), and `past_due` ones (a renewal declined and being retried) with the amounts they owe.
  */
 async function planFigures(db: Database): Promise<Pick<StaffDashboard, 'activePlans' | 'failingRenewals'>> {
   const active = sql`${recurringPlans.status} = 'active'`;
@@ -139,15 +139,14 @@ async function planFigures(db: Database): Promise<Pick<StaffDashboard, 'activePl
   const [row] = await db
     .select({
       activeCount: countWhere(active),
-      monthlyCents: sumWhere(sql`${recurringPlans.amountCents}`, sql`${active} AND ${recurringPlans.frequency} = 'monthly'`),
-      yearlyCents: sumWhere(sql`${recurringPlans.amountCents}`, sql`${active} AND ${recurringPlans.frequency} = 'yearly'`),
+      monthlyEquivalentCents: activeMonthlyEquivalentCentsSql,
       pastDueCount: countWhere(pastDue),
       pastDueCents: sumWhere(sql`${recurringPlans.amountCents}`, pastDue),
     })
     .from(recurringPlans)
     .where(inArray(recurringPlans.status, ['active', 'past_due']));
   return {
-    activePlans: { count: row?.activeCount ?? 0, monthlyEquivalentCents: Math.round((row?.monthlyCents ?? 0) + (row?.yearlyCents ?? 0) / 12) },
+    activePlans: { count: row?.activeCount ?? 0, monthlyEquivalentCents: row?.monthlyEquivalentCents ?? 0 },
     failingRenewals: { count: row?.pastDueCount ?? 0, amountCents: row?.pastDueCents ?? 0 },
   };
 }

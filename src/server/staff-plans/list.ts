@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-or
 import type { StaffPlanListAnswer, StaffPlanListQuery, StaffPlanRow, StaffPlanTotals } from '../../shared/staff/plans-api';
 import type { Database } from '../db/client';
 import { donations, receipts, recurringPlans } from '../db/schema';
+import { activeMonthlyEquivalentCentsSql } from '../recurring/monthly-equivalent';
 import { searchCondition } from '../staff-donations/search';
 import { donorKeyOf } from '../staff-donors/donor-key';
 
@@ -60,15 +61,12 @@ function toRow({ createdAt, isTestPayment, ...row }: { createdAt: Date; isTestPa
 
 /**
  * The totals (StaffPlanTotalsSchema): how many plans, how many active (status `active`: a past-due plan is counted by
- * its own filter), and the active plans' monthly equivalent: the monthly amounts plus the yearly amounts' sum divided
- * by 12, rounded half up once on the sum (decision 0068). NOTE: SUM of integers is numeric in PostgreSQL; below 2^53
- * cents Number() is exact.
+ * its own filter), and the active plans' monthly equivalent (recurring/monthly-equivalent.ts, decision 0068).
  */
 const totalColumns = {
   count: sql<number>`count(*)`.mapWith(Number),
   activeCount: sql<number>`count(*) FILTER (WHERE ${recurringPlans.status} = 'active')`.mapWith(Number),
-  activeMonthlyCents: sql<number>`coalesce(sum(${recurringPlans.amountCents}) FILTER (WHERE ${recurringPlans.status} = 'active' AND ${recurringPlans.frequency} = 'monthly'), 0)
-    + round(coalesce(sum(${recurringPlans.amountCents}) FILTER (WHERE ${recurringPlans.status} = 'active' AND ${recurringPlans.frequency} = 'yearly'), 0) / 12.0)`.mapWith(Number),
+  activeMonthlyCents: activeMonthlyEquivalentCentsSql,
 };
 
 /**
