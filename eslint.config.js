@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
+import lingui from 'eslint-plugin-lingui';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -19,6 +20,20 @@ function forbidImports(files, layers, message) {
  * What ESLint cannot see one file at a time (no file cycle in src/, no cycle between the folders of src/server) is
  * dependency-cruiser's (.dependency-cruiser.js), which `npm run lint` runs after ESLint.
  */
+/**
+ * The donor journey's screens, shared components and e-mails (issue #24): their texts come from the catalogues.
+ * The staff back office and the operator's tools stay English and are not listed.
+ */
+const DONOR_FACING_FILES = [
+  'src/web/donate/**/*.{ts,tsx}',
+  'src/web/components/**/*.{ts,tsx}',
+  'src/web/content/**/*.ts',
+  'src/server/receipts/**/*.{ts,tsx}',
+  'src/server/recurring/**/*email*.tsx',
+  'src/server/recurring/compose.tsx',
+  'src/server/tributes/**/*.tsx',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'drizzle/**', '.tmp/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -38,5 +53,24 @@ export default tseslint.config(
     files: ['src/web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  {
+    // Issue #24: every donor-facing text comes from the catalogues (src/locales). A string in JSX, or in a prop or
+    // variable that reads as text, fails here; ids, class names, URLs, CSS and code-like values do not.
+    files: DONOR_FACING_FILES,
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { lingui },
+    rules: {
+      'lingui/no-unlocalized-strings': [
+        'warn',
+        {
+          ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[^A-Za-z]*$'],
+          ignoreNames: [
+            { regex: { pattern: '^(?:className|sx|variant|color|component|size|type|name|id|key|role|href|to|src|rel|target|align|edge|direction|spacing|justifyContent|alignItems|autoComplete|inputMode|method|position|display|fontWeight|fontSize|padding|margin|width|height|testId|data-.*|aria-(?!label|description).*|path|lang|hrefLang|dir|textAlign|orientation|fontFamily|boxShadow|border.*|background.*|transition|overflow|whiteSpace|gap|flex.*|grid.*|min.*|max.*|top|left|right|bottom|zIndex|event|mode|slot|format|currency|style|unit|pattern|placement|anchor.*|transform.*|origin|level|tabIndex|enterKeyHint|capture|cursor)$' } },
+          ],
+          ignoreFunctions: ['Error', 'TypeError', 'RangeError', 'console.*', 'i18n._', '*.startsWith', '*.endsWith', '*.includes', '*.split', '*.join', '*.replace', '*.replaceAll', '*.getItem', '*.setItem', '*.removeItem', 'document.*', 'useMediaQuery', 'styled', 'fetch', 'navigate', 'new URL', 'URL', 'URLSearchParams', '*.get', '*.set', '*.has', '*.append', 'Intl.*', 'z.*', '*.addEventListener', '*.removeEventListener', 'querySelector', '*.querySelector', '*.querySelectorAll', '*.getAttribute', '*.setAttribute', '*.hasAttribute', '*.removeAttribute', 'localizedPath', 'require', 'import'],
+        },
+      ],
+    },
   },
 );

@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import type { CodeSplittingGroup, ModuleInfo } from 'rolldown';
 import { defineConfig, type Plugin } from 'vite';
 import svgr from 'vite-plugin-svgr';
+import { catalogues } from './scripts/vite-catalogues';
 
 const projectRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -165,7 +166,7 @@ function chunkModules(): Plugin {
  */
 export default defineConfig({
   root: fileURLToPath(new URL('./src/web', import.meta.url)),
-  plugins: [react(), svgr(), preloadStartStages(), reactRouterPureCalls(), chunkModules()],
+  plugins: [react(), svgr(), catalogues(), preloadStartStages(), reactRouterPureCalls(), chunkModules()],
   build: {
     outDir: fileURLToPath(new URL('./dist/web', import.meta.url)),
     emptyOutDir: true,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { catalogues } from './scripts/vite-catalogues';
 
 /** Every test file Vitest runs: next to their code (the scripts' too), the stand-ins' own tests, and the server's tests on the stand-ins. */
 const ALL_TESTS = ['src/**/*.test.ts', 'scripts/**/*.test.ts', 'tests/stand-ins/**/*.test.ts', 'tests/stripe/**/*.test.ts'];
@@ -36,6 +37,7 @@ class ServerFilesFirst extends BaseSequencer {
  * setup starts (the embedded server, or DATABASE_URL's; issue #25).
  */
 export default defineConfig({
+  plugins: [catalogues()],
   test: {
     environment: 'node',
     pool: 'forks',

@@ -115,7 +115,7 @@ button[aria-pressed=true]{background:#01579b;color:#fff;border-color:#01579b}.go
 <main><section class="hero"><div class="wrap"><h1>${escape(HERO_HEADING)}</h1><p>${escape(HERO_PARAGRAPH)}</p>
 <ul>${HERO_STATS.map((stat) => `<li><b>${escape(stat.value)}</b>${escape(stat.label)}</li>`).join('')}</ul></div></section>
 <div class="wrap"><section class="card"><h2>Choose Your Donation Amount</h2><p>Every contribution helps preserve Belize&#39;s natural heritage</p>
-<div class="grid">${buttons([...PRESET_AMOUNTS_DOLLARS.map(formatDollars), 'Custom Amount'], 2)}</div>
+<div class="grid">${buttons([...PRESET_AMOUNTS_DOLLARS.map((amount) => formatDollars(amount)), 'Custom Amount'], 2)}</div>
 <h3>Choose Frequency</h3><div class="grid">${buttons(FREQUENCIES.map((f) => FREQUENCY_LABELS[f]), 0)}</div>
 <h3>What cause would you like to support?</h3><div class="grid one">${buttons(CAUSES.map((c) => CAUSE_DETAILS[c].displayName), -1)}</div>
 <button class="go" type="button" disabled>Continue to Donation</button></section></div></main>

@@ -1,3 +1,4 @@
+import type { I18n } from '@lingui/core';
 /** The five causes a donor can support, in display order (spec section 3, "Causes"). */
 export const CAUSES = [
   'marine-protected-areas',
@@ -33,4 +34,22 @@ export function isCause(value: string): value is Cause {
  */
 export function describeCause(value: string): { displayName: string; icon: CauseIconName } {
   return isCause(value) ? CAUSE_DETAILS[value] : { displayName: value, icon: 'favorite' };
+}
+
+/**
+ * Catalogue ids of the causes' names as donors read them (issue #24). The source catalogue's texts are the spec's
+ * display names, the same as {@link CAUSE_DETAILS} (a test holds them equal); staff pages, exports and the payment
+ * gateway's descriptions keep the English names of CAUSE_DETAILS.
+ */
+export const CAUSE_NAME_IDS: Record<Cause, string> = {
+  'marine-protected-areas': /*i18n*/ 'cause.marine-protected-areas',
+  'research-science': /*i18n*/ 'cause.research-science',
+  'education-outreach': /*i18n*/ 'cause.education-outreach',
+  'sustainable-development': /*i18n*/ 'cause.sustainable-development',
+  'communications-marketing': /*i18n*/ 'cause.communications-marketing',
+};
+
+/** A cause's name in `i18n`'s language; an unknown value shows itself (spec section 3). */
+export function causeName(i18n: I18n, value: string): string {
+  return isCause(value) ? i18n._(CAUSE_NAME_IDS[value]) : value;
 }

@@ -1,3 +1,4 @@
+import type { I18n } from '@lingui/core';
 /** Donation frequencies, in display order (spec section 3). */
 export const FREQUENCIES = ['one-time', 'monthly', 'yearly'] as const;
 
@@ -23,3 +24,23 @@ export const FREQUENCY_ADJECTIVES: Record<Frequency, string> = {
   monthly: 'monthly',
   yearly: 'yearly',
 };
+
+/** Catalogue ids of the 'Choose Frequency' toggles' labels (issue #24; English: {@link FREQUENCY_LABELS}, tested). */
+export const FREQUENCY_LABEL_IDS: Record<Frequency, string> = {
+  'one-time': /*i18n*/ 'frequency.one-time',
+  monthly: /*i18n*/ 'frequency.monthly',
+  yearly: /*i18n*/ 'frequency.yearly',
+};
+
+/** A frequency's toggle label in `i18n`'s language ('One-time Gift', 'Mensual'). */
+export function frequencyLabel(i18n: I18n, frequency: Frequency): string {
+  return i18n._(FREQUENCY_LABEL_IDS[frequency]);
+}
+
+/**
+ * A gift's amount with its frequency, as the language writes it: `$25 monthly`, `25 US$ al mes`, `$10 one-time`.
+ * `amount` is already formatted (formatDollars with the same language).
+ */
+export function amountWithFrequency(i18n: I18n, amount: string, frequency: Frequency): string {
+  return i18n._('frequency.amount', { amount, frequency });
+}

@@ -1,63 +1,69 @@
-import { describeCause } from './causes';
-import { FREQUENCY_ADJECTIVES, type Frequency } from './frequencies';
+import type { I18n } from '@lingui/core';
+import { causeName } from './causes';
+import type { Frequency } from './frequencies';
+import type { Locale } from './i18n/locales';
 import { formatDollars } from './money';
 
-/** A tier picked by the largest `minDollars` that the amount reaches; the last tier has `minDollars` 0. */
+/**
+ * A tier picked by the largest `minDollars` that the amount reaches; the last tier has `minDollars` 0. `text` is a
+ * catalogue id (issue #24): the source catalogue holds the spec's English.
+ */
 interface Tier {
   minDollars: number;
   text: string;
 }
 
-function pickTier(tiers: readonly Tier[], amountDollars: number): string {
+function pickTier(i18n: I18n, tiers: readonly Tier[], amountDollars: number): string {
   const tier = tiers.find((t) => amountDollars >= t.minDollars) ?? tiers[tiers.length - 1];
-  return tier?.text ?? '';
+  return tier ? i18n._(tier.text) : '';
 }
 
 /** Impact text of the selection screen when no cause is chosen (spec section 9, first table). */
 export const SELECTION_IMPACT_TIERS: readonly Tier[] = [
-  { minDollars: 1000, text: 'several acres of coral reef habitat' },
-  { minDollars: 500, text: 'an entire coral reef monitoring station' },
-  { minDollars: 100, text: 'marine research equipment' },
-  { minDollars: 50, text: 'coral restoration efforts' },
-  { minDollars: 25, text: 'marine wildlife monitoring' },
-  { minDollars: 10, text: 'educational programs for local communities' },
-  { minDollars: 0, text: 'conservation awareness initiatives' },
+  { minDollars: 1000, text: /*i18n*/ 'impact.tier.1000' },
+  { minDollars: 500, text: /*i18n*/ 'impact.tier.500' },
+  { minDollars: 100, text: /*i18n*/ 'impact.tier.100' },
+  { minDollars: 50, text: /*i18n*/ 'impact.tier.50' },
+  { minDollars: 25, text: /*i18n*/ 'impact.tier.25' },
+  { minDollars: 10, text: /*i18n*/ 'impact.tier.10' },
+  { minDollars: 0, text: /*i18n*/ 'impact.tier.0' },
 ];
 
 /**
- * What the gift protects: the chosen cause's display name, or when no cause is chosen the
- * amount tier's text (spec section 9). An unknown cause value falls back to 'conservation efforts'.
+ * What the gift protects, in `i18n`'s language: the chosen cause's name, or when no cause is chosen the amount tier's
+ * text (spec section 9). An unknown cause value shows itself, as everywhere (spec section 3).
  */
-export function selectionImpactText(amountDollars: number, cause: string | null): string {
-  if (cause === null || cause === '') return pickTier(SELECTION_IMPACT_TIERS, amountDollars);
-  return describeCause(cause).displayName || 'conservation efforts';
+export function selectionImpactText(i18n: I18n, amountDollars: number, cause: string | null): string {
+  if (cause === null || cause === '') return pickTier(i18n, SELECTION_IMPACT_TIERS, amountDollars);
+  return causeName(i18n, cause);
 }
 
 /**
- * The selection screen's impact banner: 'Your $X [frequency] donation can help protect [impact text]'
- * (spec section 2); the frequency word is lowercase and omitted for one-time gifts.
+ * The selection screen's impact banner: 'Your $X [frequency] donation can help protect [impact text]' (spec
+ * section 2); the frequency word is lowercase and omitted for one-time gifts. In `locale` (the language of `i18n`).
  */
-export function impactBannerMessage(amountDollars: number, frequency: Frequency, cause: string | null): string {
-  const adjective = FREQUENCY_ADJECTIVES[frequency];
-  const amount = formatDollars(amountDollars);
-  const gift = adjective ? `${amount} ${adjective}` : amount;
-  return `Your ${gift} donation can help protect ${selectionImpactText(amountDollars, cause)}`;
+export function impactBannerMessage(i18n: I18n, locale: Locale, amountDollars: number, frequency: Frequency, cause: string | null): string {
+  return i18n._('impact.banner', {
+    amount: formatDollars(amountDollars, locale),
+    frequency,
+    impact: selectionImpactText(i18n, amountDollars, cause),
+  });
 }
 
 /** Thank-you impact messages (spec section 9 thresholds; our own wording, issue #2). */
 export const THANK_YOU_IMPACT_TIERS: readonly Tier[] = [
-  { minDollars: 1000, text: 'Your generosity can help safeguard several acres of coral reef habitat across the reserve.' },
-  { minDollars: 500, text: 'Your gift can help keep an entire coral reef monitoring station running.' },
-  { minDollars: 100, text: 'Your gift can help equip the scientists who study and protect the reef.' },
-  { minDollars: 50, text: 'Your gift can help coral restoration efforts on the Belize Barrier Reef.' },
-  { minDollars: 25, text: 'Your gift can help monitor the marine wildlife that depends on the reef.' },
-  { minDollars: 10, text: 'Your gift can help bring reef education programs to local communities.' },
-  { minDollars: 0, text: 'Your gift helps spread awareness of why the reef needs protecting.' },
+  { minDollars: 1000, text: /*i18n*/ 'thankYou.impact.1000' },
+  { minDollars: 500, text: /*i18n*/ 'thankYou.impact.500' },
+  { minDollars: 100, text: /*i18n*/ 'thankYou.impact.100' },
+  { minDollars: 50, text: /*i18n*/ 'thankYou.impact.50' },
+  { minDollars: 25, text: /*i18n*/ 'thankYou.impact.25' },
+  { minDollars: 10, text: /*i18n*/ 'thankYou.impact.10' },
+  { minDollars: 0, text: /*i18n*/ 'thankYou.impact.0' },
 ];
 
-/** The thank-you page's impact message for a gift of `amountDollars` (spec section 9). */
-export function thankYouImpactMessage(amountDollars: number): string {
-  return pickTier(THANK_YOU_IMPACT_TIERS, amountDollars);
+/** The thank-you page's impact message for a gift of `amountDollars`, in `i18n`'s language (spec section 9). */
+export function thankYouImpactMessage(i18n: I18n, amountDollars: number): string {
+  return pickTier(i18n, THANK_YOU_IMPACT_TIERS, amountDollars);
 }
 
 /**
@@ -65,25 +71,13 @@ export function thankYouImpactMessage(amountDollars: number): string {
  * Every fact comes from shared/content-facts.md (UNESCO's description of the site).
  */
 export const CONSERVATION_FACT_TIERS: readonly Tier[] = [
-  {
-    minDollars: 500,
-    text: 'The Great Blue Hole, in the Blue Hole Natural Monument, is a marine sinkhole about 300 m across and about 125 m deep.',
-  },
-  {
-    minDollars: 100,
-    text: 'The Belize Barrier Reef is the largest barrier reef in the Northern Hemisphere, about 300 km long.',
-  },
-  {
-    minDollars: 50,
-    text: 'The reserve is a refuge for threatened species including the West Indian manatee, the American crocodile and marine turtles.',
-  },
-  {
-    minDollars: 0,
-    text: 'The Belize Barrier Reef Reserve System has been on the UNESCO World Heritage List since 1996.',
-  },
+  { minDollars: 500, text: /*i18n*/ 'thankYou.fact.500' },
+  { minDollars: 100, text: /*i18n*/ 'thankYou.fact.100' },
+  { minDollars: 50, text: /*i18n*/ 'thankYou.fact.50' },
+  { minDollars: 0, text: /*i18n*/ 'thankYou.fact.0' },
 ];
 
-/** The thank-you page's conservation fact for a gift of `amountDollars` (spec section 9). */
-export function conservationFact(amountDollars: number): string {
-  return pickTier(CONSERVATION_FACT_TIERS, amountDollars);
+/** The thank-you page's conservation fact for a gift of `amountDollars`, in `i18n`'s language (spec section 9). */
+export function conservationFact(i18n: I18n, amountDollars: number): string {
+  return pickTier(i18n, CONSERVATION_FACT_TIERS, amountDollars);
 }

@@ -33,25 +33,28 @@ export function centsToDollars(amountCents: number): number {
   return amountCents / 100;
 }
 
-const wholeDollars = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: CURRENCY,
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 0,
-});
-const dollarsAndCents = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: CURRENCY,
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
+/** `Intl` currency formatters per language and number of fraction digits (0 or 2), made once each. */
+const formatters = new Map<string, Intl.NumberFormat>();
+function dollarFormat(locale: string, fractionDigits: 0 | 2): Intl.NumberFormat {
+  const key = `${locale}/${fractionDigits}`;
+  let format = formatters.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency: CURRENCY,
+      minimumFractionDigits: fractionDigits,
+      maximumFractionDigits: fractionDigits,
+    });
+    formatters.set(key, format);
+  }
+  return format;
+}
 
 /**
- * Formats a dollar amount for display: `$25`, `$1,000`, `$12.50`
- * (en-US, cents shown only when present; issue #2 "Amount display everywhere").
+ * Formats a dollar amount for display as `locale` writes US dollars (`Intl`; default en-US): `$25`, `$1,000`,
+ * `$12.50`; Spanish `25 US$`, `12,50 US$` (cents shown only when present; issue #2 "Amount display everywhere",
+ * issue #24).
  */
-export function formatDollars(amountDollars: number): string {
-  return Number.isInteger(amountDollars)
-    ? wholeDollars.format(amountDollars)
-    : dollarsAndCents.format(amountDollars);
+export function formatDollars(amountDollars: number, locale: string = 'en-US'): string {
+  return dollarFormat(locale, Number.isInteger(amountDollars) ? 0 : 2).format(amountDollars);
 }

@@ -1,3 +1,4 @@
+import { LOCALE_SECTIONS } from './i18n/locale-paths';
 /**
  * Every route path of the site, defined once (spec section 2, "Screens and routes").
  * Screens, links and redirects import these rather than spelling a path themselves; the server reads them to know
@@ -30,10 +31,11 @@ export type AppPath = (typeof PATHS)[keyof typeof PATHS];
 
 /**
  * The sections of the site's pages: the first segment of every route but the root (`donate`, and each section a
- * route of {@link PATHS} adds, such as `staff` or `es`).
+ * route of {@link PATHS} adds, such as `staff`), and each language's prefix (`es`; issue #24).
  */
 export const PAGE_SECTIONS: readonly string[] = [
   ...new Set(Object.values(PATHS).flatMap((route) => route.split('/').filter(Boolean).slice(0, 1))),
+  ...LOCALE_SECTIONS,
 ];
 
 /**

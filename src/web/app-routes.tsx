@@ -6,6 +6,9 @@ import { RouteErrorBoundary } from './components/route-error-boundary';
 import { loadDonationFormPage } from './donate/form/load-donation-form-page';
 import { SelectionPage } from './donate/selection/selection-page';
 import { PATHS } from '../shared/site-paths';
+import { localizedPath } from '../shared/i18n/locale-paths';
+import { LOCALES } from '../shared/i18n/locales';
+import { ScreensCatalogue } from './i18n/locale-provider';
 
 // The form and thank-you screens load on demand, so /donate ships only what it needs.
 const DonationFormPage = lazy(() => loadDonationFormPage().then((module) => ({ default: module.DonationFormPage })));
@@ -22,6 +25,8 @@ const StaffApp = lazy(() => import('./staff/staff-app').then((module) => ({ defa
  * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
  * /donate, /donate/form, /donate/thank-you, /donate/receipts (issue #12) and /donate/manage[/:token] (issue #13) show their screens, /staff and below the staff back office (issue #21). A screen that fails to load
  * shows a reload prompt instead of a blank page.
+ * Each language has the donor screens under its prefix (issue #24: `/es/donate`, ...); the lazily loaded ones wait for
+ * the `screens` part of the language's catalogue (ScreensCatalogue), the staff back office stays English.
  * {@link HydrationEnd} sits last inside the Suspense boundary, so it ends the hydration of the pre-rendered
  * screen after that screen has mounted.
  */
@@ -32,12 +37,18 @@ export function AppRoutes() {
       <Suspense fallback={<PageLoading />}>
         <Routes>
           <Route path={PATHS.root} element={<Navigate to={PATHS.donate} replace />} />
-          <Route path={PATHS.donate} element={<SelectionPage />} />
-          <Route path={PATHS.donationForm} element={<DonationFormPage />} />
-          <Route path={PATHS.thankYou} element={<ThankYouPage />} />
-          <Route path={PATHS.receipts} element={<ReceiptsPage />} />
-          <Route path={PATHS.manage} element={<ManageLinksPage />} />
-          <Route path={PATHS.managePlan} element={<ManagePlanPage />} />
+          {LOCALES.map((locale) => (
+            <Route key={locale} path={localizedPath(locale, PATHS.donate)} element={<SelectionPage />} />
+          ))}
+          <Route element={<ScreensCatalogue />}>
+            {LOCALES.flatMap((locale) => [
+              <Route key={`${locale}-form`} path={localizedPath(locale, PATHS.donationForm)} element={<DonationFormPage />} />,
+              <Route key={`${locale}-thanks`} path={localizedPath(locale, PATHS.thankYou)} element={<ThankYouPage />} />,
+              <Route key={`${locale}-receipts`} path={localizedPath(locale, PATHS.receipts)} element={<ReceiptsPage />} />,
+              <Route key={`${locale}-manage`} path={localizedPath(locale, PATHS.manage)} element={<ManageLinksPage />} />,
+              <Route key={`${locale}-plan`} path={localizedPath(locale, PATHS.managePlan)} element={<ManagePlanPage />} />,
+            ])}
+          </Route>
           <Route path={`${PATHS.staff}/*`} element={<StaffApp />} />
           <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
         </Routes>

@@ -7,6 +7,7 @@ import { BrowserRouter } from 'react-router';
 import { AppRoutes } from './app-routes';
 import { AppShell } from './components/app-shell';
 import { ScrollToTop } from './components/scroll-to-top';
+import { LocaleProvider } from './i18n/locale-provider';
 import { DonationStoreProvider } from './state/donation-store-provider';
 import { theme } from './theme';
 
@@ -28,9 +29,11 @@ export function App({ Router = BrowserRouter }: AppProps) {
       <DonationStoreProvider>
         <Router>
           <ScrollToTop />
-          <AppShell>
-            <AppRoutes />
-          </AppShell>
+          <LocaleProvider>
+            <AppShell>
+              <AppRoutes />
+            </AppShell>
+          </LocaleProvider>
         </Router>
       </DonationStoreProvider>
     </ThemeProvider>

@@ -19,7 +19,7 @@ async function start(): Promise<void> {
   await nextTask();
   const { startSite } = await import('./start/site-stage');
   await nextTask();
-  startSite(container);
+  await startSite(container);
 }
 
 void start();

@@ -4,6 +4,8 @@ import { SiteRoot } from '../app';
 import { beginHydration } from '../components/hydration';
 import { createEmotionCache, readCspNonce } from '../emotion-cache';
 import { holdsPrerenderedRoute } from '../prerender-page';
+import { loadCatalogue } from '../i18n/catalogues';
+import { localeOfPath } from '../../shared/i18n/locale-paths';
 
 /**
  * The last stage of the app's start (issue #20, decision 0070): the site itself (router, screens, MUI's
@@ -14,7 +16,9 @@ import { holdsPrerenderedRoute } from '../prerender-page';
  * blocking the main thread for the whole tree (Total Blocking Time); a tap meanwhile makes React finish hydrating
  * what it lands on at once and then handle it.
  */
-export function startSite(container: HTMLElement): void {
+export async function startSite(container: HTMLElement): Promise<void> {
+  // The page's language's landing texts before the first render: hydration must render what the markup shows (issue #24).
+  await loadCatalogue(localeOfPath(window.location.pathname), 'landing');
   const app = <SiteRoot cache={createEmotionCache(readCspNonce())} />;
   if (holdsPrerenderedRoute(container, window.location.pathname)) {
     beginHydration();

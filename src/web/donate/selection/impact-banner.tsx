@@ -4,6 +4,7 @@ import type { Cause } from '../../../shared/causes';
 import type { Frequency } from '../../../shared/frequencies';
 import { impactBannerMessage } from '../../../shared/impact';
 import { EcoIcon } from '../../components/eco-icon';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** Props of {@link ImpactBanner}: the selected amount (null when none), frequency and cause. */
 export interface ImpactBannerProps {
@@ -18,6 +19,7 @@ export interface ImpactBannerProps {
  * even when empty, so screen readers announce each new message.
  */
 export function ImpactBanner({ amount, frequency, cause }: ImpactBannerProps) {
+  const { i18n, locale } = useTranslation();
   return (
     <Box role="status">
       {amount !== null && (
@@ -34,7 +36,7 @@ export function ImpactBanner({ amount, frequency, cause }: ImpactBannerProps) {
           }}
         >
           <EcoIcon sx={{ flexShrink: 0 }} />
-          <Typography sx={{ fontWeight: 500 }}>{impactBannerMessage(amount, frequency, cause)}</Typography>
+          <Typography sx={{ fontWeight: 500 }}>{impactBannerMessage(i18n, locale, amount, frequency, cause)}</Typography>
         </Box>
       )}
     </Box>

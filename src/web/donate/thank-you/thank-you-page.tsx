@@ -22,6 +22,7 @@ import { getSiteConfig } from '../../config/site-config';
 import { THANK_YOU_STATS } from '../../content/site-copy';
 import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
+import { useTranslation } from '../../i18n/use-translation';
 import { DonationReceipt } from './donation-receipt';
 import { NextStepsList } from './next-steps-list';
 import { ShareButtons } from './share-buttons';
@@ -41,6 +42,7 @@ const SCREEN_TITLE = 'Thank You!';
  * The share buttons share /donate with the campaign of the donor's link, if any (issue #23).
  */
 export function ThankYouPage() {
+  const { i18n } = useTranslation();
   const { result, clearAll } = useDonationStore();
   const navigate = useNavigate();
   usePageTitle(SCREEN_TITLE);
@@ -95,14 +97,14 @@ export function ThankYouPage() {
           </Stack>
 
           <Stack spacing={2}>
-            <Typography sx={{ fontSize: '1.125rem', fontWeight: 500 }}>{thankYouImpactMessage(result.amount)}</Typography>
+            <Typography sx={{ fontSize: '1.125rem', fontWeight: 500 }}>{thankYouImpactMessage(i18n, result.amount)}</Typography>
             <Box sx={{ display: 'flex', gap: 1.5, p: 2, borderRadius: 2, bgcolor: '#e0f2f1' }}>
               <LightbulbIcon sx={{ color: 'secondary.main', mt: 0.25 }} />
               <Typography>
                 <Box component="strong" sx={{ display: 'block' }}>
                   Did you know?
                 </Box>
-                {conservationFact(result.amount)}
+                {conservationFact(i18n, result.amount)}
               </Typography>
             </Box>
           </Stack>
