@@ -64,12 +64,16 @@ export const CreatePaymentIntentSuccessSchema = z.object({
 export type CreatePaymentIntentSuccess = z.infer<typeof CreatePaymentIntentSuccessSchema>;
 
 /**
- * Every API failure: `{success: false, error, fieldErrors?}`. `error` is a sentence a donor can read;
- * `fieldErrors` (400 only) maps a field's dotted path (`creditCard.number`) to its message, never its value.
+ * Every API failure: `{success: false, error, code?, fieldErrors?}`. `error` is a sentence a donor can read, in
+ * English (the spec's messages, unchanged); `code` is a stable, machine-readable name of the failure (a decline code
+ * such as `insufficient_funds`, or one of the server's own such as `too_many_attempts`) from which a page shows the
+ * message in its own language (issue #24); `fieldErrors` (400 only) maps a field's dotted path (`creditCard.number`)
+ * to its message, never its value.
  */
 export const ApiErrorSchema = z.object({
   success: z.literal(false),
   error: z.string(),
+  code: z.string().optional(),
   fieldErrors: z.record(z.string(), z.string()).optional(),
 });
 /** A failed API answer. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type Locale, LocaleSchema, SOURCE_LOCALE } from './i18n/locales';
 import { isReceiptUrl } from './receipt-link';
 import { CardBrandSchema, detectCardBrand, EXPIRY_YEAR_COUNT, isCardExpired, stripCardNumber } from './card';
 import { RECURRING_DATE_PATTERN } from './recurring';
@@ -137,6 +138,11 @@ export const DonationSubmissionSchema = z.strictObject({
   coverFee: z.boolean({ error: 'coverFee must be true or false' }).default(false),
   /** The campaign of the donor's link (issue #23, section 1); recorded only when it is a known campaign, else as none. */
   campaign: z.string({ error: 'campaign must be text' }).max(200, 'campaign must be at most 200 characters').optional(),
+  /**
+   * The language the donor gave in (issue #24): recorded on the donation and its plan; every later e-mail and PDF is
+   * in it. Absent means the source language, English.
+   */
+  locale: LocaleSchema.default(SOURCE_LOCALE),
 });
 /** A validated donation submission (amount in dollars). */
 export type DonationSubmission = z.infer<typeof DonationSubmissionSchema>;
@@ -228,12 +234,13 @@ export const EMPTY_DONATION_FORM: DonationFormValues = {
 /**
  * Builds the API payload from the selection and the form (spec section 3): the card number loses
  * its spaces, `paymentMethod` is always `credit_card`, `type` is the detected brand; `extras` are the donor's
- * choice to cover the fee and the campaign of their link (issue #23), none by default.
+ * choice to cover the fee and the campaign of their link (issue #23), none by default, and the page's language
+ * (issue #24), English by default.
  */
 export function toDonationSubmission(
   selection: DonationSelection,
   form: DonationFormValues,
-  extras: { coverFee?: boolean; campaign?: string | null } = {},
+  extras: { coverFee?: boolean; campaign?: string | null; locale?: Locale } = {},
 ): DonationSubmission {
   const number = stripCardNumber(form.cardNumber);
   const tribute = toTribute(form.tribute);
@@ -265,5 +272,6 @@ export function toDonationSubmission(
     ...(tribute ? { tribute } : {}),
     coverFee: extras.coverFee ?? false,
     ...(extras.campaign ? { campaign: extras.campaign } : {}),
+    locale: extras.locale ?? SOURCE_LOCALE,
   };
 }
