@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium-path';
-import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_PORT, E2E_STAFF_BASE_URL, E2E_WORK_DIR } from './tests/e2e/e2e-env';
+import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_MAIL_POLL_INTERVAL_MS, E2E_PORT, E2E_STAFF_BASE_URL, E2E_WORK_DIR } from './tests/e2e/e2e-env';
 
 /**
  * End-to-end tests: Debian's Chromium (browser downloads do not work here) against the production
@@ -54,6 +54,8 @@ export default defineConfig({
       PUBLIC_URL: E2E_STAFF_BASE_URL,
       // The campaign the campaign links' story gives by (issue #23, campaign-fee.spec.ts).
       CAMPAIGNS: 'spring-appeal',
+      // The stories' e-mails sooner (issue #19, decision 0066).
+      MAIL_POLL_INTERVAL_MS: String(E2E_MAIL_POLL_INTERVAL_MS),
     },
   },
 });

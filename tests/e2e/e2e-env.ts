@@ -30,13 +30,20 @@ export const E2E_WORK_DIR = join(process.cwd(), '.tmp', E2E_PORT === 3100 ? 'e2e
 export const E2E_DATA_DIR = join(E2E_WORK_DIR, 'data');
 /** ADMIN_TOKEN of the end-to-end server: the operator routes the specs call (billing runs; issue #13). */
 export const E2E_ADMIN_TOKEN = 'e2e-admin-token-0123456789abcdefghijklmnop';
+/**
+ * MAIL_POLL_INTERVAL_MS of every end-to-end server: how often its mail relay looks for messages due. 200 ms instead of
+ * the default 1 s, so a story waiting for an e-mail waits 0.1 s on average for the poll instead of 0.5 s (issue #19,
+ * decision 0066); the relay itself is unchanged, and each poll is one indexed query on an idle outbox.
+ */
+export const E2E_MAIL_POLL_INTERVAL_MS = 200;
 /** Everything the end-to-end server printed, stdout and stderr. */
 export const E2E_LOG_FILE = join(E2E_WORK_DIR, 'server.log');
 
 /**
  * The environment every spec's own server process starts with (gateway fault, Stripe mode, the staff story on its own
  * server): its e-mails and files in `dataDir`, its rows in the test database at `databaseUrl` (a copy of the migrated
- * template), test mode, no card-testing limits (the specs donate many times from one IP), the built pages of dist/web.
+ * template), test mode, no card-testing limits (the specs donate many times from one IP), the built pages of dist/web,
+ * the mail relay polling every {@link E2E_MAIL_POLL_INTERVAL_MS}.
  * A spec adds what its story needs (a port, PAYMENT_GATEWAY, PUBLIC_URL...).
  */
 export function ownServerEnv(dataDir: string, databaseUrl: string): Record<string, string> {
@@ -47,5 +54,6 @@ export function ownServerEnv(dataDir: string, databaseUrl: string): Record<strin
     RATE_LIMITS: 'off',
     LOG_LEVEL: 'info',
     WEB_ROOT: join(process.cwd(), 'dist', 'web'),
+    MAIL_POLL_INTERVAL_MS: String(E2E_MAIL_POLL_INTERVAL_MS),
   };
 }

@@ -4,6 +4,29 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { expect } from './fixtures';
 
 /**
+ * How often the mail waits look again, in ms: a few quick looks, then every 200 ms (the e2e servers' relay polls every
+ * 200 ms, E2E_MAIL_POLL_INTERVAL_MS), instead of expect.poll's default that looks once a second after the first 2 s.
+ */
+export const MAIL_POLL_INTERVALS_MS = [50, 100, 200];
+
+/**
+ * The `.eml` files read so far, by path, parsed, or null when they do not name the address they were read for. The
+ * relay writes each file through a temporary one and a rename, and a retry writes the same message again, so a file
+ * once read never changes; each poll reads and parses only the files it has not seen.
+ */
+const parsedMail = new Map<string, { address: string; mail: ParsedMail | null }>();
+
+/** The `.eml` file at `file` parsed when it names `address`, else null; read once per file and address. */
+async function mailFileFor(file: string, address: string): Promise<ParsedMail | null> {
+  const known = parsedMail.get(file);
+  if (known?.address === address) return known.mail;
+  const raw = await readFile(file);
+  const mail = raw.includes(address) ? await simpleParser(raw) : null;
+  parsedMail.set(file, { address, mail });
+  return mail;
+}
+
+/**
  * Waits (polling, at most 15 s) for `count` e-mails of `kind` (the outbox's mail kind: `receipt`,
  * `renewal_needs_authentication`...) to `address` that the mail relay wrote as `.eml` files into `mailDir` (MAIL_DIR,
  * SMTP_URL unset; named `<time>-<kind>-<id>.eml`), and returns the latest, parsed. Fails the test when they do not arrive.
@@ -14,13 +37,15 @@ export async function waitForMail(mailDir: string, address: string, kind: string
     .poll(
       async () => {
         found = [];
-        for (const name of (await readdir(mailDir).catch(() => [] as string[])).filter((file) => file.includes(`-${kind}-`)).sort()) {
-          const raw = await readFile(join(mailDir, name)).catch(() => undefined);
-          if (raw?.includes(address)) found.push(await simpleParser(raw));
+        // NOTE: `.eml` only: a `.tmp` file is a message still being written.
+        const names = (await readdir(mailDir).catch(() => [] as string[])).filter((file) => file.includes(`-${kind}-`) && file.endsWith('.eml'));
+        for (const name of names.sort()) {
+          const mail = await mailFileFor(join(mailDir, name), address).catch(() => null);
+          if (mail) found.push(mail);
         }
         return found.length >= count;
       },
-      { timeout: 15_000, message: `${count} ${kind} e-mail(s) to ${address} in ${mailDir}` },
+      { timeout: 15_000, intervals: MAIL_POLL_INTERVALS_MS, message: `${count} ${kind} e-mail(s) to ${address} in ${mailDir}` },
     )
     .toBe(true);
   return found.at(-1) as ParsedMail;

@@ -22,6 +22,7 @@ import {
   emailedStaffLink,
   enrollFromLink,
   MAIL_DIR,
+  openFromNav,
   openStaffBrowser,
   operatorInvites,
   type StaffBrowser,
@@ -48,12 +49,6 @@ async function donate(page: Page, email: string, mailDir = MAIL_DIR): Promise<st
   const receiptNumber = /(\d{4}-\d{6,})/.exec(receipt.subject ?? '')?.[1];
   expect(receiptNumber, `a receipt number in "${receipt.subject ?? ''}"`).toBeDefined();
   return receiptNumber ?? '';
-}
-
-/** Goes to a page of the staff navigation by its link. */
-async function openFromNav(staff: StaffBrowser, name: string): Promise<void> {
-  await staff.page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true }).click();
-  await expect(staff.page.getByRole('heading', { level: 1 })).toBeVisible();
 }
 
 /** Checks the page at 320 px wide (WCAG 1.4.10), then gives it back its width. */

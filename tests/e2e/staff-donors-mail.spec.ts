@@ -16,7 +16,8 @@ import { E2E_ADMIN_TOKEN, E2E_OWN_MAIL_SERVER_PORT, ownServerEnv } from './e2e-e
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
 import { expectFocusVisible, tabTo } from './keyboard-helpers';
 import { expectNoHorizontalScroll } from './reflow-helpers';
-import { csrfHeaders, openStaffBrowser, operatorInvites, type StaffBrowser, uniqueStaffAddress } from './staff-helpers';
+import { MAIL_POLL_INTERVALS_MS } from './mail-helpers';
+import { csrfHeaders, openFromNav, openStaffBrowser, operatorInvites, type StaffBrowser, uniqueStaffAddress } from './staff-helpers';
 
 /**
  * Donors and mail in the staff back office end to end (issue #22, "Must be shown"), in Chromium with a virtual
@@ -85,7 +86,7 @@ function mailTo(smtp: SmtpTestServer, address: string): ParsedMail[] {
 /** Waits (at most 15 s) for `count` messages to `address` whose subject starts with `subject`; returns the latest. */
 async function waitForSmtpMail(smtp: SmtpTestServer, address: string, subject: string, count = 1): Promise<ParsedMail> {
   const matching = () => mailTo(smtp, address).filter((mail) => mail.subject?.startsWith(subject));
-  await expect.poll(() => matching().length, { timeout: 15_000, message: `${count} "${subject}" e-mail(s) to ${address}` }).toBeGreaterThanOrEqual(count);
+  await expect.poll(() => matching().length, { timeout: 15_000, intervals: MAIL_POLL_INTERVALS_MS, message: `${count} "${subject}" e-mail(s) to ${address}` }).toBeGreaterThanOrEqual(count);
   return matching().at(-1) as ParsedMail;
 }
 
@@ -109,12 +110,6 @@ async function enrolledStaff(browser: Parameters<typeof openStaffBrowser>[0], se
   await expect(staff.page).toHaveURL(/\/staff$/);
   await expect(staff.page.getByTestId('staff-email')).toHaveText(email);
   return staff;
-}
-
-/** Goes to a page of the staff navigation by its link. */
-async function openFromNav(staff: StaffBrowser, name: string): Promise<void> {
-  await staff.page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true }).click();
-  await expect(staff.page.getByRole('heading', { level: 1 })).toBeVisible();
 }
 
 /** Checks the page at 320 px wide (WCAG 1.4.10), then gives it back its width. */

@@ -87,6 +87,12 @@ export async function enrollFromLink(staff: StaffBrowser, link: string, email: s
   await expect(staff.page.getByTestId('staff-email')).toHaveText(email);
 }
 
+/** Goes to the page of the staff navigation whose link is named `name` in `staff`'s browser, and waits for its heading. */
+export async function openFromNav(staff: StaffBrowser, name: string): Promise<void> {
+  await staff.page.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name, exact: true }).click();
+  await expect(staff.page.getByRole('heading', { level: 1 })).toBeVisible();
+}
+
 /**
  * "Email me a sign-in link" on `/staff/sign-in` in `staff`'s browser for `email`; waits for the page's answer (the same
  * for every address). The link itself: {@link emailedStaffLink} with `staff_sign_in_link`.
