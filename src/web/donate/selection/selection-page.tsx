@@ -12,6 +12,7 @@ import { usePageTitle } from '../../components/use-page-title';
 import { prefetchDonationFormPage } from '../form/load-donation-form-page';
 import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
 import { AmountPicker } from './amount-picker';
 import { EARLY_CHOICES_MARKUP, markerProps } from './early-choices';
 import { CausePicker } from './cause-picker';
@@ -34,6 +35,8 @@ export function SelectionPage() {
   const navigate = useNavigate();
   const ids = { amount: useId(), frequency: useId(), cause: useId() };
   usePageTitle();
+  const { i18n } = useTranslation();
+  const to = useLocalizedPath();
 
   // Once a cause is picked the donor is one click from the form: fetch its code now.
   const { setCause } = choices;
@@ -48,7 +51,7 @@ export function SelectionPage() {
   const confirm = () => {
     if (!choices.selection) return;
     setSelection(choices.selection);
-    void navigate(PATHS.donationForm);
+    void navigate(to(PATHS.donationForm));
   };
 
   // NOTE: the early script may have enabled Continue in the markup (decision 0023), which hydration keeps, and React
@@ -81,10 +84,10 @@ export function SelectionPage() {
           <Stack spacing={3}>
             <div>
               <Typography variant="h2" id={ids.amount}>
-                Choose Your Donation Amount
+                {i18n._('selection.amount.heading')}
               </Typography>
               <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-                Every contribution helps preserve Belize&apos;s natural heritage
+                {i18n._('selection.amount.intro')}
               </Typography>
             </div>
 
@@ -92,14 +95,14 @@ export function SelectionPage() {
 
             <Stack spacing={1.5}>
               <Typography variant="h3" component="h3" id={ids.frequency}>
-                Choose Frequency
+                {i18n._('selection.frequency.heading')}
               </Typography>
               <FrequencyPicker value={choices.frequency} onChange={choices.setFrequency} labelledBy={ids.frequency} />
             </Stack>
 
             <Stack spacing={1.5}>
               <Typography variant="h3" component="h3" id={ids.cause}>
-                What cause would you like to support?
+                {i18n._('selection.cause.heading')}
               </Typography>
               <CausePicker value={choices.cause} onChange={pickCause} labelledBy={ids.cause} />
             </Stack>
@@ -117,7 +120,7 @@ export function SelectionPage() {
               endIcon={<ArrowForwardIcon />}
               sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' }, py: 1.5, px: 4 }}
             >
-              Continue to Donation
+              {i18n._('selection.continue')}
             </Button>
           </Stack>
         </Paper>
