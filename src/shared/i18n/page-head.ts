@@ -55,19 +55,18 @@ export interface PageHeadTexts {
 }
 
 /**
- * `html` (src/web/index.html as built) in `texts.locale`: its `<html lang>`, `<title>`, description and `<noscript>`
- * replaced by `texts` (escaped), and the alternates added. Throws when the page lacks one of those elements, so a
- * changed index.html fails the build and the server's start instead of serving a page in the wrong language.
+ * `html` (src/web/index.html as built) in `texts.locale`: its `<html lang>` set, its `<title>`, description and
+ * `<noscript>` (each where the page has one) replaced by `texts` (escaped), and the alternates added before
+ * `</head>`. Throws when the page has no `<html>` element, or no `</head>` for the alternates: a changed index.html
+ * then fails the build and the server's start instead of serving a page in the wrong language.
  */
 export function localizePageHead(html: string, texts: PageHeadTexts): string {
-  const replace = (page: string, pattern: RegExp, replacement: string, what: string) => {
-    if (!pattern.test(page)) throw new Error(`The page has no ${what}`);
-    return page.replace(pattern, () => replacement);
-  };
-  let page = replace(html, /<html\b[^>]*>/i, `<html lang="${texts.locale}">`, '<html> element');
-  page = replace(page, /<title>[^<]*<\/title>/i, `<title>${escapeHtml(texts.title)}</title>`, '<title>');
-  page = replace(page, /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/i, `<meta name="description" content="${escapeHtml(texts.description)}" />`, 'description');
-  page = replace(page, /<noscript>[^<]*<\/noscript>/i, `<noscript>${escapeHtml(texts.noscript)}</noscript>`, '<noscript>');
+  if (!/<html\b[^>]*>/i.test(html)) throw new Error('The page has no <html> element');
+  const page = html
+    .replace(/<html\b[^>]*>/i, () => `<html lang="${texts.locale}">`)
+    .replace(/<title>[^<]*<\/title>/i, () => `<title>${escapeHtml(texts.title)}</title>`)
+    .replace(/<meta\s+name="description"\s+content="[^"]*"\s*\/?>/i, () => `<meta name="description" content="${escapeHtml(texts.description)}" />`)
+    .replace(/<noscript>[^<]*<\/noscript>/i, () => `<noscript>${escapeHtml(texts.noscript)}</noscript>`);
   if (texts.alternatesOf === undefined) return page;
   const headEnd = page.search(/<\/head>/i);
   if (headEnd === -1) throw new Error('The page has no </head>');
