@@ -4,17 +4,18 @@
  * SSR entry (same config and plugins as the browser build, e.g. the `?react` SVGs) into
  * .tmp/prerender, runs it, and writes each page of PRERENDERED_PAGES (src/shared/prerendered-pages.ts)
  * as dist/web/<file>: the built index.html with the markup in #root and the critical CSS in <head>, in the page's
- * language (`<html lang>`, title, description, `hreflang` alternates: src/shared/i18n/page-head.ts), and, for a
- * language other than the source one, its landing catalogue's chunk among the modules preloaded once the page has
- * painted (no request waterfall: the site stage finds it loaded). dist/web/index.html stays the plain shell for
+ * language (`<html lang>`, title, description, `hreflang` alternates: src/shared/i18n/page-head.ts), and its
+ * language's landing catalogue chunk among the modules preloaded once the page has painted (no request waterfall:
+ * the site stage finds it loaded). dist/web/index.html stays the plain shell for
  * every other route.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { serverI18n } from '../src/server/i18n/catalogues';
 import { localizePageHead } from '../src/shared/i18n/page-head';
-import { type Locale, SOURCE_LOCALE } from '../src/shared/i18n/locales';
+import type { Locale } from '../src/shared/i18n/locales';
 import { PRERENDERED_PAGES } from '../src/shared/prerendered-pages';
 import type { LandingScreen } from '../src/web/entry-prerender';
 import { fillPageTemplate } from '../src/web/prerender-page';
@@ -56,9 +57,12 @@ async function main(): Promise<void> {
 
   const template = readFileSync(join(webRoot, 'index.html'), 'utf8');
   for (const page of PRERENDERED_PAGES) {
-    const { content, head } = await entry.renderLandingScreen(page.locale);
+    const { content, title } = await entry.renderLandingScreen(page.locale);
+    // The description and noscript note are server-only texts (`head.`: never shipped to the browser).
+    const i18n = serverI18n(page.locale);
+    const head = { title, description: i18n._('head.description'), noscript: i18n._('head.noscript') };
     if (content.path !== page.path) throw new Error(`The pre-render entry rendered ${content.path}, not ${page.path}`);
-    const preloads = page.locale === SOURCE_LOCALE ? [] : [landingCatalogueChunk(page.locale)];
+    const preloads = [landingCatalogueChunk(page.locale)];
     const html = localizePageHead(fillPageTemplate(template, { ...content, preloads }), { locale: page.locale, ...head, alternatesOf: page.path });
     mkdirSync(dirname(join(webRoot, page.file)), { recursive: true });
     writeFileSync(join(webRoot, page.file), html);

@@ -17,7 +17,8 @@ export interface PrerenderedPage {
  * `file` in the web root, and the server answers `path` with that file instead of the plain shell (index.html), which
  * every other route gets.
  */
-export const PRERENDERED_PAGES: readonly PrerenderedPage[] = LOCALES.map((locale) => {
+// NOTE: pure: the browser imports this module for its other exports, and must not build this list (issue #5 budget).
+export const PRERENDERED_PAGES: readonly PrerenderedPage[] = /* @__PURE__ */ LOCALES.map((locale) => {
   const path = localizedPath(locale, '/donate');
   return { path, file: `${path.slice(1)}.html`, locale };
 });

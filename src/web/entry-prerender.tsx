@@ -13,10 +13,10 @@ import { createEmotionCache } from './emotion-cache';
 import { i18nFor, loadCatalogue } from './i18n/catalogues';
 import type { PrerenderedContent } from './prerender-page';
 
-/** The landing screen in one language: its markup, and the texts of its `<head>` (src/shared/i18n/page-head.ts). */
+/** The landing screen in one language: its markup, and its title (the site name). */
 export interface LandingScreen {
   content: PrerenderedContent;
-  head: { title: string; description: string; noscript: string };
+  title: string;
 }
 
 /**
@@ -39,7 +39,6 @@ export async function renderLandingScreen(locale: Locale): Promise<LandingScreen
   const cache = createEmotionCache();
   const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
   const rootHtml = renderToString(<SiteRoot cache={cache} Router={AtLanding} />);
-  const i18n = i18nFor(locale);
   return {
     content: {
       path,
@@ -47,6 +46,6 @@ export async function renderLandingScreen(locale: Locale): Promise<LandingScreen
       headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) + earlyChoicesScriptTag() + linkChoicesScriptTag(),
       rootAttributes: { [EARLY_CHOICES_MARKUP.state]: '' },
     },
-    head: { title: i18n._('site.name'), description: i18n._('site.description'), noscript: i18n._('site.noscript') },
+    title: i18nFor(locale)._('site.name'),
   };
 }

@@ -112,7 +112,7 @@ const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 /** The shell's texts in `locale` (issue #24): the site name as its title, its description and its noscript note. */
 function shellTexts(locale: Locale): { title: string; description: string; noscript: string } {
   const i18n = serverI18n(locale);
-  return { title: i18n._('site.name'), description: i18n._('site.description'), noscript: i18n._('site.noscript') };
+  return { title: i18n._('site.name'), description: i18n._('head.description'), noscript: i18n._('head.noscript') };
 }
 
 /**

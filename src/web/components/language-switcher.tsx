@@ -1,6 +1,4 @@
-import TranslateIcon from '@mui/icons-material/Translate';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import { useLocation } from 'react-router';
 import { switchLocaleOfPath } from '../../shared/i18n/locale-paths';
 import { LOCALES, nativeLanguageName } from '../../shared/i18n/locales';
@@ -18,9 +16,8 @@ export function LanguageSwitcher() {
   const { locale } = useTranslation();
   const { pathname, search, hash } = useLocation();
   return (
-    <Stack direction="row" spacing={1} sx={{ ml: 'auto', alignItems: 'center' }}>
-      <TranslateIcon aria-hidden fontSize="small" />
-      {LOCALES.filter((other) => other !== locale).map((other) => (
+    <>
+      {LOCALES.filter((other) => other !== locale).map((other, index) => (
         <Link
           key={other}
           component={AppAnchor}
@@ -29,6 +26,7 @@ export function LanguageSwitcher() {
           hrefLang={other}
           color="inherit"
           sx={{
+            ml: index === 0 ? 'auto' : 0,
             display: 'inline-flex',
             alignItems: 'center',
             minHeight: 44,
@@ -40,6 +38,6 @@ export function LanguageSwitcher() {
           {nativeLanguageName(other)}
         </Link>
       ))}
-    </Stack>
+    </>
   );
 }

@@ -9,7 +9,7 @@ import { useTranslation } from '../i18n/use-translation';
 export function usePageTitle(screenTitle?: string): void {
   const { i18n } = useTranslation();
   const site = i18n._('site.name');
-  const title = screenTitle ? i18n._('shell.pageTitle', { screen: screenTitle, site }) : site;
+  const title = screenTitle ? `${screenTitle} | ${site}` : site;
   useEffect(() => {
     document.title = title;
   }, [title]);

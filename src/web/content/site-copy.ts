@@ -2,8 +2,8 @@
  * Copy of the site that the spec leaves to us, as message ids of the catalogues (src/locales; issue #24): a screen
  * shows `i18n._(id)`. Every fact comes from /work/shared/content-facts.md (UNESCO's description of the Belize Barrier
  * Reef Reserve System); the headline stats are the spec's own (section 1), kept as written in the English catalogue.
- * The ids' first segment decides which part of the catalogue ships them (catalogue-parts.ts): `selection.` with
- * /donate, `thankYou.` with the lazily loaded screens.
+ * The thank-you screen's parts, `thankYou.` ids, ship with the lazily loaded screens (catalogue-parts.ts); the landing
+ * hero's copy lives with the hero (landing-hero.tsx), so that /donate does not load this module (issue #5 budget).
  */
 
 /** A headline figure and what it counts: `label` is a message id (`selection.hero.stat.corals` → 'coral species'). */
@@ -11,13 +11,6 @@ export interface Stat {
   value: string;
   label: string;
 }
-
-/** The landing hero's three stats, exactly as the spec writes them (section 1). */
-export const HERO_STATS: readonly Stat[] = [
-  { value: '7', label: /*i18n*/ 'selection.hero.stat.areas' },
-  { value: '300+', label: /*i18n*/ 'selection.hero.stat.corals' },
-  { value: '500+', label: /*i18n*/ 'selection.hero.stat.fish' },
-];
 
 /** The thank-you page's static stats (spec section 2). */
 export const THANK_YOU_STATS: readonly Stat[] = [

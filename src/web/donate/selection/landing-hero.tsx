@@ -4,8 +4,15 @@ import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { ScreenHeading } from '../../components/screen-heading';
 import { StatList } from '../../components/stat-list';
-import { HERO_STATS } from '../../content/site-copy';
+import type { Stat } from '../../content/site-copy';
 import { useTranslation } from '../../i18n/use-translation';
+
+/** The landing hero's three stats, exactly as the spec writes them (section 1); labels are message ids. */
+export const HERO_STATS: readonly Stat[] = [
+  { value: '7', label: /*i18n*/ 'selection.hero.stat.areas' },
+  { value: '300+', label: /*i18n*/ 'selection.hero.stat.corals' },
+  { value: '500+', label: /*i18n*/ 'selection.hero.stat.fish' },
+];
 
 /**
  * The landing hero of the selection screen (spec section 1): a heading inviting support for the

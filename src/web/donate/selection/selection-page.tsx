@@ -25,7 +25,8 @@ import { useSelectionChoices } from './use-selection-choices';
  * The selection screen, /donate (spec sections 1, 2 and 4): the landing hero, then the amount,
  * frequency and cause, the impact banner, and 'Continue to Donation', which stores the selection
  * and opens the form once all three are chosen. It makes no API calls (spec section 7); picking a
- * cause prefetches the form's code. Choices made on the pre-rendered screen before the app was live,
+ * cause prefetches the form's code. A complete selection is kept in the donation store as soon as it is made, so
+ * the other language's screen (the language switcher, issue #24) shows it too. Choices made on the pre-rendered screen before the app was live,
  * and a press of Continue then, count (issue #10, decision 0023).
  */
 export function SelectionPage() {
@@ -68,6 +69,15 @@ export function SelectionPage() {
     button.tabIndex = continueDisabled ? -1 : 0;
     button.classList.toggle(buttonClasses.disabled, continueDisabled);
   }, [tookEarlyChoices, continueDisabled]);
+
+  // The store (sessionStorage) follows every complete selection, not only a confirmed one: the language switcher's
+  // page, a reload or the back button then show the donor's choices (issue #24: the switcher keeps the selection).
+  const current = choices.selection;
+  useEffect(() => {
+    if (current && !(stored && stored.amount === current.amount && stored.frequency === current.frequency && stored.cause === current.cause)) {
+      setSelection(current);
+    }
+  }, [current, stored, setSelection]);
 
   // A press of Continue before the app was live (issue #10, decision 0023) counts once the choices are in.
   const confirmEarlyPress = useEffectEvent(confirm);
