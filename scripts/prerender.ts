@@ -1,17 +1,24 @@
 /**
  * `npm run build`'s second step, after `vite build` (issue #5, decision 0021): pre-renders the landing
- * screen so its first paint needs no JavaScript. Builds src/web/entry-prerender.tsx with Vite as an
+ * screen in every language (issue #24: /donate, /es/donate) so its first paint needs no JavaScript. Builds src/web/entry-prerender.tsx with Vite as an
  * SSR entry (same config and plugins as the browser build, e.g. the `?react` SVGs) into
  * .tmp/prerender, runs it, and writes each page of PRERENDERED_PAGES (src/shared/prerendered-pages.ts)
- * as dist/web/<file>: the built index.html with the markup in #root and the critical CSS in <head>.
- * dist/web/index.html stays the plain shell for every other route.
+ * as dist/web/<file>: the built index.html with the markup in #root and the critical CSS in <head>, in the page's
+ * language (`<html lang>`, title, description, `hreflang` alternates: src/shared/i18n/page-head.ts), and its
+ * language's landing catalogue chunk among the modules preloaded once the page has painted (no request waterfall:
+ * the site stage finds it loaded). dist/web/index.html stays the plain shell for
+ * every other route.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
+import { serverI18n } from '../src/server/i18n/catalogues';
+import { localizePageHead } from '../src/shared/i18n/page-head';
+import type { Locale } from '../src/shared/i18n/locales';
 import { PRERENDERED_PAGES } from '../src/shared/prerendered-pages';
-import { fillPageTemplate, type PrerenderedContent } from '../src/web/prerender-page';
+import type { LandingScreen } from '../src/web/entry-prerender';
+import { fillPageTemplate } from '../src/web/prerender-page';
 
 const root = join(import.meta.dirname, '..');
 const webRoot = join(root, 'dist', 'web');
@@ -19,7 +26,15 @@ const ssrOutDir = join(root, '.tmp', 'prerender');
 
 /** What the SSR build of src/web/entry-prerender.tsx exports. */
 interface PrerenderEntry {
-  renderLandingScreen: () => PrerenderedContent;
+  renderLandingScreen: (locale: Locale) => Promise<LandingScreen>;
+}
+
+/** The root-relative URL of the built chunk of `locale`'s landing catalogue (Vite's manifest key `../locales/<locale>.json?part=landing`). */
+function landingCatalogueChunk(locale: Locale): string {
+  const manifest = JSON.parse(readFileSync(join(webRoot, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+  const chunk = Object.entries(manifest).find(([key]) => key.endsWith(`locales/${locale}.json?part=landing`))?.[1];
+  if (!chunk) throw new Error(`The build manifest has no landing catalogue chunk for ${locale}`);
+  return `/${chunk.file}`;
 }
 
 async function main(): Promise<void> {
@@ -42,9 +57,14 @@ async function main(): Promise<void> {
 
   const template = readFileSync(join(webRoot, 'index.html'), 'utf8');
   for (const page of PRERENDERED_PAGES) {
-    const content = entry.renderLandingScreen();
+    const { content, title } = await entry.renderLandingScreen(page.locale);
+    // The description and noscript note are server-only texts (`head.`: never shipped to the browser).
+    const i18n = serverI18n(page.locale);
+    const head = { title, description: i18n._('head.description'), noscript: i18n._('head.noscript') };
     if (content.path !== page.path) throw new Error(`The pre-render entry rendered ${content.path}, not ${page.path}`);
-    const html = fillPageTemplate(template, content);
+    const preloads = [landingCatalogueChunk(page.locale)];
+    const html = localizePageHead(fillPageTemplate(template, { ...content, preloads }), { locale: page.locale, ...head, alternatesOf: page.path });
+    mkdirSync(dirname(join(webRoot, page.file)), { recursive: true });
     writeFileSync(join(webRoot, page.file), html);
     console.log(`Pre-rendered ${page.path} into dist/web/${page.file} (${(html.length / 1000).toFixed(1)} kB)`);
   }

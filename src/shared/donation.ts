@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type Locale, LocaleSchema, SOURCE_LOCALE } from './i18n/locales';
+import { LocaleSchema } from './i18n/locale-schema';
+import { type Locale, SOURCE_LOCALE } from './i18n/locales';
 import { isReceiptUrl } from './receipt-link';
 import { CardBrandSchema, detectCardBrand, EXPIRY_YEAR_COUNT, isCardExpired, stripCardNumber } from './card';
 import { RECURRING_DATE_PATTERN } from './recurring';

@@ -1,13 +1,27 @@
+import { localizedPath } from './i18n/locale-paths';
+import { type Locale, LOCALES } from './i18n/locales';
+
+/** A page the build pre-renders: its route, its file in the web root, and its language. */
+export interface PrerenderedPage {
+  /** The route, such as `/donate` or `/es/donate`. */
+  path: string;
+  /** The file in the web root: the route without its leading slash, plus `.html` (`es/donate.html`). */
+  file: string;
+  locale: Locale;
+}
+
 /**
  * The pages the build pre-renders into HTML (issue #5: the landing screen paints from the HTML, before
- * any JavaScript runs; decision 0021). Shared because two sides use the same names: the build
- * (scripts/prerender.ts) writes each page as `file` in the web root, and the server answers `path`
- * with that file instead of the plain shell (index.html), which every other route gets.
+ * any JavaScript runs; decision 0021): the landing screen in every language of LOCALES (issue #24: `/donate`,
+ * `/es/donate`). Shared because two sides use the same names: the build (scripts/prerender.ts) writes each page as
+ * `file` in the web root, and the server answers `path` with that file instead of the plain shell (index.html), which
+ * every other route gets.
  */
-export const PRERENDERED_PAGES = [{ path: '/donate', file: 'donate.html' }] as const;
-
-/** One of {@link PRERENDERED_PAGES}. */
-export type PrerenderedPage = (typeof PRERENDERED_PAGES)[number];
+// NOTE: pure: the browser imports this module for its other exports, and must not build this list (issue #5 budget).
+export const PRERENDERED_PAGES: readonly PrerenderedPage[] = /* @__PURE__ */ LOCALES.map((locale) => {
+  const path = localizedPath(locale, '/donate');
+  return { path, file: `${path.slice(1)}.html`, locale };
+});
 
 /**
  * Attribute of the `#root` element of a pre-rendered page naming the route it holds

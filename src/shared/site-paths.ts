@@ -29,14 +29,17 @@ export const PATHS = {
 /** One of the site's route paths. */
 export type AppPath = (typeof PATHS)[keyof typeof PATHS];
 
+/** Builds {@link PAGE_SECTIONS}. */
+function pageSections(): readonly string[] {
+  return [...new Set(Object.values(PATHS).flatMap((route) => route.split('/').filter(Boolean).slice(0, 1))), ...LOCALE_SECTIONS];
+}
+
 /**
  * The sections of the site's pages: the first segment of every route but the root (`donate`, and each section a
  * route of {@link PATHS} adds, such as `staff`), and each language's prefix (`es`; issue #24).
  */
-export const PAGE_SECTIONS: readonly string[] = [
-  ...new Set(Object.values(PATHS).flatMap((route) => route.split('/').filter(Boolean).slice(0, 1))),
-  ...LOCALE_SECTIONS,
-];
+// NOTE: pure: only the server reads it; the browser, which imports this module for PATHS, must not build it (issue #5 budget).
+export const PAGE_SECTIONS: readonly string[] = /* @__PURE__ */ pageSections();
 
 /**
  * True when the request path `pathname` (no query string) is in a section of {@link PAGE_SECTIONS}: `/donate`,

@@ -6,8 +6,8 @@ import { RouteErrorBoundary } from './components/route-error-boundary';
 import { loadDonationFormPage } from './donate/form/load-donation-form-page';
 import { SelectionPage } from './donate/selection/selection-page';
 import { PATHS } from '../shared/site-paths';
-import { localizedPath } from '../shared/i18n/locale-paths';
-import { LOCALES } from '../shared/i18n/locales';
+import { localePrefix, localizedPath } from '../shared/i18n/locale-paths';
+import { LOCALES, SOURCE_LOCALE } from '../shared/i18n/locales';
 import { ScreensCatalogue } from './i18n/locale-provider';
 
 // The form and thank-you screens load on demand, so /donate ships only what it needs.
@@ -24,7 +24,7 @@ const StaffApp = lazy(() => import('./staff/staff-app').then((module) => ({ defa
 /**
  * The site's routes (spec section 2): the empty path and any unknown path redirect to /donate;
  * /donate, /donate/form, /donate/thank-you, /donate/receipts (issue #12) and /donate/manage[/:token] (issue #13) show their screens, /staff and below the staff back office (issue #21). A screen that fails to load
- * shows a reload prompt instead of a blank page.
+ * shows a reload prompt instead of a blank page; `/es` and an unknown path under it land on `/es/donate` (issue #24).
  * Each language has the donor screens under its prefix (issue #24: `/es/donate`, ...); the lazily loaded ones wait for
  * the `screens` part of the language's catalogue (ScreensCatalogue), the staff back office stays English.
  * {@link HydrationEnd} sits last inside the Suspense boundary, so it ends the hydration of the pre-rendered
@@ -50,6 +50,9 @@ export function AppRoutes() {
             ])}
           </Route>
           <Route path={`${PATHS.staff}/*`} element={<StaffApp />} />
+          {LOCALES.filter((locale) => locale !== SOURCE_LOCALE).map((locale) => (
+            <Route key={`${locale}-unknown`} path={`${localePrefix(locale)}/*`} element={<Navigate to={localizedPath(locale, PATHS.donate)} replace />} />
+          ))}
           <Route path="*" element={<Navigate to={PATHS.donate} replace />} />
         </Routes>
         {/* NOTE: inside the boundary: React hydrates a Suspense boundary's content after the rest (decision 0021). */}

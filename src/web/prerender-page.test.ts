@@ -53,4 +53,10 @@ describe('pre-rendered page', () => {
     expect(prerenderedPageFor('/donate/form')).toBeUndefined();
     expect(prerenderedPageFor('/')).toBeUndefined();
   });
+
+  it('has the landing page of every language (issue #24), each with its language and file', () => {
+    expect(prerenderedPageFor('/es/donate?amount=50')).toEqual({ path: '/es/donate', file: 'es/donate.html', locale: 'es' });
+    expect(prerenderedPageFor('/donate')?.locale).toBe('en');
+    expect(prerenderedPageFor('/es/donate/form')).toBeUndefined();
+  });
 });

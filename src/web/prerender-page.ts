@@ -16,6 +16,11 @@ export interface PrerenderedContent {
   headHtml: string;
   /** More attributes of the `#root` element, by name (values are escaped here). */
   rootAttributes?: Readonly<Record<string, string>>;
+  /**
+   * More root-relative module URLs the after-paint loader preloads with the entry's own (issue #24: the Spanish
+   * landing catalogue's chunk on /es/donate, so it is not fetched only once the site stage asks for it).
+   */
+  preloads?: readonly string[];
 }
 
 /** `value` escaped for a double-quoted HTML attribute. */
@@ -57,7 +62,7 @@ function afterPaintLoader(entry: string, preloads: string[]): string {
 export function fillPageTemplate(template: string, content: PrerenderedContent): string {
   const entry = ENTRY_SCRIPT.exec(template)?.[1];
   if (entry === undefined) throw new Error('The page template has no module entry script');
-  const preloads = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string);
+  const preloads = [...template.matchAll(MODULE_PRELOAD)].map((match) => match[1] as string).concat(content.preloads ?? []);
   const page = template.replace(ENTRY_SCRIPT, '').replace(MODULE_PRELOAD, '');
 
   const rootAt = page.indexOf(EMPTY_ROOT);

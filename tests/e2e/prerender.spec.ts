@@ -1,10 +1,12 @@
 import { PRESET_AMOUNTS_DOLLARS } from '../../src/shared/amounts';
 import { CAUSE_DETAILS, CAUSES } from '../../src/shared/causes';
 import { formatDollars } from '../../src/shared/money';
-import { HERO_HEADING } from '../../src/web/content/site-copy';
 import { chooseDonation, expect, test } from './fixtures';
 
-/** The landing screen ships as pre-rendered HTML and is hydrated (issue #5, decision 0021). */
+/** The landing screen's heading, in English as the spec asks. */
+const HERO_HEADING = 'Help Protect the Belize Barrier Reef';
+
+/** The landing screen ships as pre-rendered HTML and is hydrated (issue #5, decision 0021), in English and Spanish (issue #24). */
 test.describe('the pre-rendered landing screen', () => {
   test('a phone gets the hero and the selection card in the HTML itself, before any JavaScript', async ({ page }) => {
     const response = await page.request.get('/donate');
@@ -64,6 +66,32 @@ test.describe('the pre-rendered landing screen', () => {
     // The hydrated screen works: the form opens (its lazily loaded chunk) with the selection.
     await page.getByRole('button', { name: 'Continue to Donation' }).click();
     await expect(page.getByRole('region', { name: 'Donation summary' })).toContainText('$100 yearly');
+    // The fixture fails the test on any console error, hydration mismatches included.
+  });
+
+  test('/es/donate is pre-rendered in Spanish, with its alternates and its catalogue preloaded, and hydrates without errors', async ({ page }) => {
+    const html = await (await page.request.get('/es/donate')).text();
+    expect(html).toContain('<html lang="es">');
+    expect(html).toContain('<title>Donaciones para el Arrecife de Barrera de Belice</title>');
+    expect(html).toContain('Ayuda a proteger el Arrecife de Barrera de Belice');
+    expect(html).toContain('Elige el monto de tu donación');
+    expect(html).toMatch(/<link rel="alternate" hreflang="en" href="[^"]*\/donate">/);
+    expect(html).toMatch(/<link rel="alternate" hreflang="es" href="[^"]*\/es\/donate">/);
+    expect(html).toMatch(/<link rel="alternate" hreflang="x-default" href="[^"]*\/donate">/);
+    const english = await (await page.request.get('/donate')).text();
+    expect(english).toContain('<html lang="en">');
+    expect(english).toContain('<title>Belize Barrier Reef Donations</title>');
+
+    // The Spanish landing catalogue is fetched with the app's other start chunks, not after them.
+    await page.goto('/es/donate');
+    await expect(page.locator('#root')).not.toHaveAttribute('data-prerendered-path');
+    const preloaded = await page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="modulepreload"]')].map((link) => new URL(link.href).pathname));
+    const catalogue = preloaded.find((path) => /\/assets\/es-[^/]+\.js$/.test(path));
+    expect(catalogue, 'the es landing catalogue is preloaded').toBeDefined();
+    // Live in Spanish: a click selects, and the banner says so in Spanish.
+    await page.getByRole('button', { name: /^500\sUS\$$/ }).click();
+    await expect(page.getByRole('button', { name: /^500\sUS\$$/ })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByText(/^Tu donación/)).toContainText('500');
     // The fixture fails the test on any console error, hydration mismatches included.
   });
 

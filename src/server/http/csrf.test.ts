@@ -90,7 +90,7 @@ describe('the page sets the CSRF cookies', () => {
   });
 
   it('over HTTPS (X-Forwarded-Proto behind a trusted proxy): __Host- names, Secure, Path=/, no Domain', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    const page = await t.app.inject({ method: 'GET', url: '/donate', headers: { 'x-forwarded-proto': 'https' } });
     const byName = new Map(page.cookies.map((cookie) => [cookie.name, cookie]));
     expect([...byName.keys()].sort()).toEqual([CSRF_HTTPS_COOKIE_NAME, CSRF_HTTPS_SECRET_COOKIE_NAME].sort());
     for (const cookie of byName.values()) {
@@ -105,7 +105,7 @@ describe('the page sets the CSRF cookies', () => {
 
   it('over HTTPS, a donation with the __Host- pair passes, and one with a plain _csrf secret is refused', async () => {
     const https = { 'x-forwarded-proto': 'https' };
-    const page = await t.app.inject({ method: 'GET', url: '/', headers: https });
+    const page = await t.app.inject({ method: 'GET', url: '/donate', headers: https });
     const cookies = setCookies(page);
     const secret = cookies.get(CSRF_HTTPS_SECRET_COOKIE_NAME) ?? '';
     const token = cookies.get(CSRF_HTTPS_COOKIE_NAME) ?? '';
@@ -123,7 +123,7 @@ describe('the page sets the CSRF cookies', () => {
 
   it('keeps the visitor secret on a reload and gives a new token that works alongside the old one', async () => {
     const first = await t.csrf();
-    const reload = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: first.cookie } });
+    const reload = await t.app.inject({ method: 'GET', url: '/donate', headers: { cookie: first.cookie } });
     const cookies = setCookies(reload);
     expect(cookies.has(CSRF_SECRET_COOKIE_NAME)).toBe(false);
     const secondToken = cookies.get(CSRF_COOKIE_NAME) ?? '';
@@ -133,7 +133,7 @@ describe('the page sets the CSRF cookies', () => {
   });
 
   it('replaces a secret cookie whose signature does not verify', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: `${CSRF_SECRET_COOKIE_NAME}=forged.value` } });
+    const page = await t.app.inject({ method: 'GET', url: '/donate', headers: { cookie: `${CSRF_SECRET_COOKIE_NAME}=forged.value` } });
     expect(setCookies(page).get(CSRF_SECRET_COOKIE_NAME)).not.toBe('forged.value');
     expect(setCookies(page).has(CSRF_SECRET_COOKIE_NAME)).toBe(true);
   });
@@ -229,7 +229,7 @@ describe('a request from the site itself passes', () => {
     ['the forwarded HTTPS origin behind a trusted proxy', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'donate.example.net', origin: 'https://donate.example.net' }],
   ])('from %s', async (_label, headers: Record<string, string>) => {
     const https = headers['x-forwarded-proto'] === 'https';
-    const page = await t.app.inject({ method: 'GET', url: '/', headers: https ? { 'x-forwarded-proto': 'https' } : {} });
+    const page = await t.app.inject({ method: 'GET', url: '/donate', headers: https ? { 'x-forwarded-proto': 'https' } : {} });
     const cookies = setCookies(page);
     const [secretName, tokenName] = https
       ? [CSRF_HTTPS_SECRET_COOKIE_NAME, CSRF_HTTPS_COOKIE_NAME]

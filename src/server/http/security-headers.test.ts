@@ -114,7 +114,7 @@ describe('the exact header values', () => {
 });
 
 describe('the page', () => {
-  it.each(['/', '/donate', '/donate/form'])('GET %s carries every header, and its nonce on each <script> and <style>', async (url) => {
+  it.each(['/es/donate', '/donate', '/donate/form'])('GET %s carries every header, and its nonce on each <script> and <style>', async (url) => {
     const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expectSecurityHeaders(response);

@@ -2,8 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { localeOfPath, localizedPath } from '../../shared/i18n/locale-paths';
+import { type Locale, localeFromAcceptLanguage, LOCALES } from '../../shared/i18n/locales';
+import { alternateLinksHtml, localizePageHead } from '../../shared/i18n/page-head';
 import { prerenderedPageFor, PRERENDERED_PAGES } from '../../shared/prerendered-pages';
-import { isPageSectionPath, isStaffPagePath } from '../../shared/site-paths';
+import { isPageSectionPath, isStaffPagePath, PATHS } from '../../shared/site-paths';
+import { serverI18n } from '../i18n/catalogues';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../../shared/site-config';
 import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
@@ -20,7 +24,12 @@ import { cspNonce, prepareNoncedPage, STAFF_PAGE_PERMISSIONS_POLICY } from './se
  *   includes text/html) gets the page, whose router sends any unknown path to /donate (spec section 2:
  *   `/old-page.php` is an unknown path like any other); other requests (scripts, images, fetch) get 404;
  * - any other GET path: the page (index.html), so the client-side router handles /donate, /donate/form...;
- *   a path of PRERENDERED_PAGES (/donate) gets its pre-rendered file instead (issue #5, decision 0021);
+ *   a path of PRERENDERED_PAGES (/donate, /es/donate) gets its pre-rendered file instead (issue #5, decision 0021),
+ *   whose `hreflang` alternates the server makes absolute with PUBLIC_URL;
+ * - the shell in the language of the request path (issue #24): `<html lang="es">`, and the Spanish site name and
+ *   description, under `/es`; the page itself then keeps them right as the donor navigates;
+ * - `/`: a redirect (302, `Vary: Accept-Language`) to the landing screen in the language the browser asks for first
+ *   (issue #24: `Accept-Language: es-BZ,es;q=0.9` → `/es/donate`, anything else → `/donate`), query string kept;
  * - the staff pages (`/staff` and below; issue #21): the same page, answered `Cache-Control: no-store` (a shared
  *   computer's cache or a proxy keeps nothing of the back office; OWASP Session Management) and `X-Robots-Tag: noindex,
  *   nofollow` (no search engine lists them), with a Permissions-Policy that allows passkeys (see
@@ -100,6 +109,12 @@ async function isSiteFile(webRoot: string, file: string): Promise<boolean> {
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
+/** The shell's texts in `locale` (issue #24): the site name as its title, its description and its noscript note. */
+function shellTexts(locale: Locale): { title: string; description: string; noscript: string } {
+  const i18n = serverI18n(locale);
+  return { title: i18n._('site.name'), description: i18n._('head.description'), noscript: i18n._('head.noscript') };
+}
+
 /**
  * Registers the site's routes on `app`. Reads WEB_ROOT/index.html once, now; when it is missing, page
  * routes answer 503 with {@link SITE_NOT_BUILT_MESSAGE} (API-only tests, or before `npm run build`).
@@ -110,17 +125,23 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
   const indexHtml = await readPageFile(config.webRoot, 'index.html');
   // NOTE: the page is prepared once; each response only joins it with its own CSP nonce (issue #4).
   const prepare = (html: string) => prepareNoncedPage(injectSiteConfig(html, config.site));
-  const page = indexHtml === undefined ? undefined : prepare(indexHtml);
-  if (page === undefined) app.log.warn({ webRoot: config.webRoot }, 'No index.html in WEB_ROOT: the site is not built');
-  // Pre-rendered routes (/donate: issue #5, decision 0021) get their own file; every other route, or
+  // The shell in each language (issue #24): its `<html lang>`, title, description and noscript note.
+  const shells = new Map<Locale, ReturnType<typeof prepare>>();
+  if (indexHtml !== undefined) {
+    for (const locale of LOCALES) shells.set(locale, prepare(localizePageHead(indexHtml, { locale, ...shellTexts(locale) })));
+  } else {
+    app.log.warn({ webRoot: config.webRoot }, 'No index.html in WEB_ROOT: the site is not built');
+  }
+  // Pre-rendered routes (/donate, /es/donate: issue #5, decision 0021) get their own file; every other route, or
   // one whose file is missing (a plain `vite build`), gets the shell above.
-  const prerendered = new Map<string, NonNullable<typeof page>>();
+  const prerendered = new Map<string, ReturnType<typeof prepare>>();
   for (const { path: route, file } of PRERENDERED_PAGES) {
     const html = await readPageFile(config.webRoot, file);
-    if (html !== undefined) prerendered.set(route, prepare(html));
+    if (html !== undefined) prerendered.set(route, prepare(html.replace(alternateLinksHtml(route), alternateLinksHtml(route, config.site.publicUrl))));
   }
 
   const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    const page = shells.get(localeOfPath(request.url.split(/[?#]/, 1)[0] ?? '/'));
     if (page === undefined) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(SITE_NOT_BUILT_MESSAGE);
     }
@@ -141,7 +162,15 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
     suppressWarning: true,
   });
 
-  app.get('/', sendPage);
+  app.get('/', async (request, reply) => {
+    const query = request.url.indexOf('?');
+    const landing = localizedPath(localeFromAcceptLanguage(request.headers['accept-language']), PATHS.donate);
+    return reply
+      .code(302)
+      .header('vary', 'Accept-Language')
+      .header('cache-control', 'no-cache')
+      .redirect(query === -1 ? landing : `${landing}${request.url.slice(query)}`, 302);
+  });
   app.get('/index.html', sendPage);
   app.get('/*', async (request, reply) => {
     const rest = (request.params as { '*'?: string })['*'] ?? '';

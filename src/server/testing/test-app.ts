@@ -128,18 +128,18 @@ export function setCookies(response: LightMyRequestResponse): Map<string, string
 }
 
 /**
- * Loads the page (GET /) of `app` like a browser, with `headers`, and returns the CSRF cookies it set, as the header
+ * Loads the landing page (GET /donate; `/` redirects, issue #24) of `app` like a browser, with `headers`, and returns the CSRF cookies it set, as the header
  * values a browser would send back. Throws when the page sets none.
  */
 export async function csrfCredentialsOf(app: App, headers: Record<string, string> = {}): Promise<CsrfCredentials> {
-  const page = await app.inject({ method: 'GET', url: '/', headers });
+  const page = await app.inject({ method: 'GET', url: '/donate', headers });
   const cookies = setCookies(page);
   // The names the app chose for this request's protocol: `__Host-` ones over HTTPS, plain ones over HTTP.
   const names = (['https', 'http'] as const)
     .map((protocol) => csrfCookieNames({ protocol }))
     .find((candidate) => cookies.has(candidate.secret) && cookies.has(candidate.token));
   if (page.statusCode !== 200 || !names) {
-    throw new Error(`GET / did not set the CSRF cookies (status ${page.statusCode})`);
+    throw new Error(`GET /donate did not set the CSRF cookies (status ${page.statusCode})`);
   }
   const token = cookies.get(names.token) ?? '';
   // The page echoes the cookie's value exactly (issue #2), so the token is sent as the cookie holds it.

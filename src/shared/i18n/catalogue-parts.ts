@@ -3,12 +3,13 @@
  * first segment (`selection` of `selection.heading`) names its part:
  * - `landing`: what /donate shows, loaded before the landing screen renders (in English, inside /donate's own chunks);
  * - `screens`: the other donor screens' texts, loaded with the first lazily loaded screen;
- * - `server`: texts only the server uses (e-mails, the PDF receipt), never sent to the browser.
+ * - `server`: texts only the server and the build use (e-mails, the PDF receipt, the page's `<head>` description and
+ *   noscript note), never sent to the browser.
  * The server loads every part.
  */
 export const CATALOGUE_PARTS = {
   landing: ['site', 'shell', 'selection', 'cause', 'frequency', 'impact'],
-  server: ['email', 'pdf'],
+  server: ['email', 'pdf', 'head'],
 } as const;
 
 /** A part of the browser's catalogue: `landing` or `screens` (see {@link CATALOGUE_PARTS}). */

@@ -11,7 +11,7 @@ export function localePrefix(locale: Locale): string {
 }
 
 /** The prefixes of every language but the source language, as path sections (`es`): the server treats them as pages. */
-export const LOCALE_SECTIONS: readonly string[] = LOCALES.filter((locale) => locale !== SOURCE_LOCALE);
+export const LOCALE_SECTIONS: readonly string[] = /* @__PURE__ */ LOCALES.filter((locale) => locale !== SOURCE_LOCALE);
 
 /** `path` (one of the spec's paths, such as `/donate/form?x=1`) in `locale`: `/es/donate/form?x=1` for Spanish. */
 export function localizedPath(locale: Locale, path: string): string {

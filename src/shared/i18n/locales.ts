@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * The languages the donor journey speaks (issue #24). English is the source language: its catalogue holds the spec's
  * texts verbatim, and its pages keep the spec's paths. Every other language's pages live under `/<code>`.
@@ -15,8 +13,6 @@ export type Locale = (typeof LOCALES)[number];
 /** The source language: catalogue keys are written in it, and its pages have no path prefix (spec section 2). */
 export const SOURCE_LOCALE: Locale = 'en';
 
-/** A language field of an API request (issue #24): one of {@link LOCALES}. */
-export const LocaleSchema = z.enum(LOCALES, { error: `locale must be one of: ${LOCALES.join(', ')}` });
 
 /** True when `value` is one of {@link LOCALES}. */
 export function isLocale(value: unknown): value is Locale {

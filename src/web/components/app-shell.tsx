@@ -5,10 +5,11 @@ import Toolbar from '@mui/material/Toolbar';
 import type { ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { isStaffPagePath } from '../../shared/site-paths';
+import { LanguageSwitcher } from './language-switcher';
 import { SiteLogo } from './site-logo';
 
 /**
- * The root shell (spec section 1): a top toolbar with the site logo, and the routed screen in the
+ * The root shell (spec section 1): a top toolbar with the site logo and the language switcher (issue #24), and the routed screen in the
  * page's `main` landmark. The staff back office (issue #21) draws its own header and navigation: its pages get the
  * routed screen alone.
  */
@@ -21,6 +22,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         <Container maxWidth="md">
           <Toolbar disableGutters sx={{ gap: 2 }}>
             <SiteLogo />
+            <LanguageSwitcher />
           </Toolbar>
         </Container>
       </AppBar>

@@ -1,18 +1,20 @@
 import WavesIcon from '@mui/icons-material/Waves';
 import Link from '@mui/material/Link';
-import { SITE_NAME } from '../content/site-copy';
 import { PATHS } from '../../shared/site-paths';
+import { useLocalizedPath, useTranslation } from '../i18n/use-translation';
 import { AppAnchor } from './app-anchor';
 
 /**
  * The site logo of the top toolbar (spec section 1): a wave icon and the site name, linking to the
- * selection screen. The link's accessible name is the site name; the icon is decorative.
+ * selection screen in the page's language (issue #24). The link's accessible name is the site name; the icon is decorative.
  */
 export function SiteLogo() {
+  const { i18n } = useTranslation();
+  const to = useLocalizedPath();
   return (
     <Link
       component={AppAnchor}
-      to={PATHS.donate}
+      to={to(PATHS.donate)}
       color="inherit"
       underline="none"
       sx={{
@@ -27,7 +29,7 @@ export function SiteLogo() {
       }}
     >
       <WavesIcon aria-hidden fontSize="large" />
-      <span>{SITE_NAME}</span>
+      <span>{i18n._('site.name')}</span>
     </Link>
   );
 }

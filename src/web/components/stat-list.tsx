@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { Stat } from '../content/site-copy';
+import { useTranslation } from '../i18n/use-translation';
 
 /** Props of {@link StatList}: the stats and whether they sit on a dark (ocean) background. */
 export interface StatListProps {
@@ -11,9 +12,10 @@ export interface StatListProps {
 
 /**
  * A row of headline figures such as '300+ coral species' (spec sections 1 and 2), as a list so a
- * screen reader reads each figure with its label.
+ * screen reader reads each figure with its label (a message id, shown in the page's language).
  */
 export function StatList({ stats, onDark = false }: StatListProps) {
+  const { i18n } = useTranslation();
   return (
     <Box
       component="ul"
@@ -46,7 +48,7 @@ export function StatList({ stats, onDark = false }: StatListProps) {
             {stat.value}
           </Typography>
           <Typography component="span" variant="body2" sx={{ display: 'block' }} color={onDark ? 'inherit' : 'text.secondary'}>
-            {stat.label}
+            {i18n._(stat.label)}
           </Typography>
         </Box>
       ))}

@@ -1,16 +1,16 @@
 import { type I18n, type Messages, setupI18n } from '@lingui/core';
-import { messages as sourceLanding } from '../../locales/en.json?part=landing';
 import type { BrowserCataloguePart } from '../../shared/i18n/catalogue-parts';
-import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
+import type { Locale } from '../../shared/i18n/locales';
 
 /**
- * The browser's catalogues (issue #24). The source language's landing part is bundled with /donate (it renders the
- * pre-rendered markup); every other part is its own chunk, loaded on demand: another language's landing part only by
- * that language's pages, the `screens` parts with the lazily loaded screens. Vite finds the languages by the files in
- * src/locales (import.meta.glob), so a new language needs no line here.
+ * The browser's catalogues (issue #24). Every part of every language is its own chunk, loaded on demand: a language's
+ * landing part by that language's pages before they render (its pre-rendered page preloads it with the app's start
+ * chunks: scripts/prerender.ts), the `screens` parts with the lazily loaded screens. So /es/donate loads no English
+ * texts and /donate no Spanish ones (decision 0091). Vite finds the languages by the files in src/locales
+ * (import.meta.glob), so a new language needs no line here.
  */
 type CatalogueModule = { messages: Messages };
-const LANDING = import.meta.glob<CatalogueModule>(['../../locales/*.json', '!../../locales/en.json'], { query: '?part=landing' });
+const LANDING = import.meta.glob<CatalogueModule>('../../locales/*.json', { query: '?part=landing' });
 const SCREENS = import.meta.glob<CatalogueModule>('../../locales/*.json', { query: '?part=screens' });
 const LOADERS: Record<BrowserCataloguePart, Record<string, () => Promise<CatalogueModule>>> = { landing: LANDING, screens: SCREENS };
 
@@ -18,13 +18,13 @@ const LOADERS: Record<BrowserCataloguePart, Record<string, () => Promise<Catalog
 const instances = new Map<Locale, I18n>();
 /** The parts loading, and those loaded, per `locale/part`. */
 const loads = new Map<string, Promise<void>>();
-const loaded = new Set<string>([`${SOURCE_LOCALE}/landing`]);
+const loaded = new Set<string>();
 
-/** The Lingui instance of `locale` (created on first use; the source language's holds its landing part at once). */
+/** The Lingui instance of `locale` (created on first use, with no messages until {@link loadCatalogue} loads them). */
 export function i18nFor(locale: Locale): I18n {
   let i18n = instances.get(locale);
   if (!i18n) {
-    i18n = setupI18n({ locale, messages: { [locale]: locale === SOURCE_LOCALE ? sourceLanding : {} } });
+    i18n = setupI18n({ locale, messages: { [locale]: {} } });
     instances.set(locale, i18n);
   }
   return i18n;

@@ -5,6 +5,7 @@ import type { BrowserCataloguePart } from '../../shared/i18n/catalogue-parts';
 import { localeOfPath } from '../../shared/i18n/locale-paths';
 import type { Locale } from '../../shared/i18n/locales';
 import { i18nFor, isCatalogueLoaded, loadCatalogue } from './catalogues';
+import { useDocumentLanguage } from './document-language';
 
 /** Suspends (React `use`) until `part` of `locale`'s catalogue is loaded; returns at once when it already is. */
 export function useCataloguePart(locale: Locale, part: BrowserCataloguePart): void {
@@ -19,11 +20,14 @@ export function usePageLocale(): Locale {
 /**
  * Gives the tree below the Lingui instance of the page's language, with the landing part of its catalogue loaded
  * (suspending until it is; the source language's is bundled, so /donate never suspends). Lingui's `useLingui()`
- * then reads `i18n._('id')` in that language.
+ * then reads `i18n._('id')` in that language. Keeps `<html lang>` and the `hreflang` alternates of the page right
+ * (useDocumentLanguage).
  */
 export function LocaleProvider({ children }: { children: ReactNode }) {
-  const locale = usePageLocale();
+  const { pathname } = useLocation();
+  const locale = localeOfPath(pathname);
   useCataloguePart(locale, 'landing');
+  useDocumentLanguage(locale, pathname);
   return <I18nProvider i18n={i18nFor(locale)}>{children}</I18nProvider>;
 }
 

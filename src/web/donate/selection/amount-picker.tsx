@@ -10,6 +10,7 @@ import { useEffect, useRef } from 'react';
 import { PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
 import { formatDollars } from '../../../shared/money';
 import { getMinAmountDollars } from '../../config/min-amount';
+import { useTranslation } from '../../i18n/use-translation';
 import { choiceGroupProps, CUSTOM_AMOUNT_VALUE, EARLY_CHOICES_MARKUP, markerProps } from './early-choices';
 import type { SelectionChoices } from './use-selection-choices';
 import { toggleGridSx } from './toggle-grid-sx';
@@ -26,7 +27,7 @@ export interface AmountPickerProps {
 
 /**
  * The amount controls of the selection screen (spec section 2; issue #2): preset buttons named
- * like '$25' and a 'Custom Amount' button in one exclusive toggle group, and, while Custom Amount is
+ * like '$25' ('25 US$' in Spanish: the page's language, issue #24) and a 'Custom Amount' button in one exclusive toggle group, and, while Custom Amount is
  * pressed, the one 'Enter Custom Amount' field ($ prefix, min the deployment's minimum, default 1, cents
  * allowed), focused when the donor opens it. The field says why its text is not an amount, even text the browser
  * cannot read as a number (`validity.badInput`), and is outlined in the brand colour when its
@@ -39,6 +40,7 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
   const inputRef = useRef<HTMLInputElement>(null);
   const focusWhenOpen = useRef(false);
   const minAmountDollars = getMinAmountDollars();
+  const { i18n, locale } = useTranslation();
 
   useEffect(() => {
     if (!customOpen || !focusWhenOpen.current) return;
@@ -82,11 +84,11 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
           // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
           // disableRipple: see toggle-grid-sx.ts.
           <ToggleButton key={preset} value={preset} suppressHydrationWarning disableRipple>
-            {formatDollars(preset)}
+            {formatDollars(preset, locale)}
           </ToggleButton>
         ))}
         <ToggleButton value={CUSTOM_AMOUNT_VALUE} sx={{ gridColumn: { xs: 'span 2', sm: 'auto' } }} suppressHydrationWarning disableRipple>
-          Custom Amount
+          {i18n._('selection.custom.button')}
         </ToggleButton>
       </ToggleButtonGroup>
 
@@ -100,11 +102,11 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
         sx={{ '&[hidden]': { display: 'none' } }}
         {...markerProps(EARLY_CHOICES_MARKUP.customField)}
       >
-        <InputLabel htmlFor={CUSTOM_FIELD_ID}>Enter Custom Amount</InputLabel>
+        <InputLabel htmlFor={CUSTOM_FIELD_ID}>{i18n._('selection.custom.label')}</InputLabel>
         <OutlinedInput
           id={CUSTOM_FIELD_ID}
-          label="Enter Custom Amount"
-          placeholder="Enter amount"
+          label={i18n._('selection.custom.label')}
+          placeholder={i18n._('selection.custom.placeholder')}
           type="number"
           value={customText}
           inputRef={inputRef}

@@ -1,8 +1,9 @@
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { memo } from 'react';
-import { CAUSE_DETAILS, CAUSES, type Cause } from '../../../shared/causes';
+import { CAUSE_DETAILS, causeName, CAUSES, type Cause } from '../../../shared/causes';
 import { CauseIcon } from '../../components/cause-icon';
+import { useTranslation } from '../../i18n/use-translation';
 import { choiceGroupProps } from './early-choices';
 import { toggleGridSx } from './toggle-grid-sx';
 
@@ -15,10 +16,11 @@ export interface CausePickerProps {
 
 /**
  * The 'What cause would you like to support?' vertical toggle group (spec section 2): the five
- * causes, each with its icon and display name (the button's accessible name is the display name). Memoised: a tap on
+ * causes, each with its icon and name in the page's language (causeName; the button's accessible name is the name). Memoised: a tap on
  * an amount or a frequency does not render it again (issue #20: Interaction to Next Paint).
  */
 export const CausePicker = memo(function CausePicker({ value, onChange, labelledBy }: CausePickerProps) {
+  const { i18n } = useTranslation();
   return (
     <ToggleButtonGroup
       exclusive
@@ -32,7 +34,6 @@ export const CausePicker = memo(function CausePicker({ value, onChange, labelled
       {...choiceGroupProps('cause')}
     >
       {CAUSES.map((cause) => {
-        const { displayName, icon } = CAUSE_DETAILS[cause];
         return (
           // NOTE: suppressHydrationWarning: the early script may have pressed it before hydration (decision 0023).
           // disableRipple: see toggle-grid-sx.ts.
@@ -43,8 +44,8 @@ export const CausePicker = memo(function CausePicker({ value, onChange, labelled
             disableRipple
             sx={{ justifyContent: 'flex-start', textAlign: 'left', gap: 1.5, py: 1.5, px: 2 }}
           >
-            <CauseIcon name={icon} />
-            {displayName}
+            <CauseIcon name={CAUSE_DETAILS[cause].icon} />
+            {causeName(i18n, cause)}
           </ToggleButton>
         );
       })}

@@ -4,14 +4,23 @@ import Typography from '@mui/material/Typography';
 import { memo } from 'react';
 import { ScreenHeading } from '../../components/screen-heading';
 import { StatList } from '../../components/stat-list';
-import { HERO_HEADING, HERO_PARAGRAPH, HERO_STATS } from '../../content/site-copy';
+import type { Stat } from '../../content/site-copy';
+import { useTranslation } from '../../i18n/use-translation';
+
+/** The landing hero's three stats, exactly as the spec writes them (section 1); labels are message ids. */
+export const HERO_STATS: readonly Stat[] = [
+  { value: '7', label: /*i18n*/ 'selection.hero.stat.areas' },
+  { value: '300+', label: /*i18n*/ 'selection.hero.stat.corals' },
+  { value: '500+', label: /*i18n*/ 'selection.hero.stat.fish' },
+];
 
 /**
  * The landing hero of the selection screen (spec section 1): a heading inviting support for the
  * reef, a paragraph of true facts about it (content-facts.md) and the three headline stats. Memoised: it never
- * changes, so a tap on the selection card does not render it again (issue #20: Interaction to Next Paint).
+ * changes but with the language, so a tap on the selection card does not render it again (issue #20: Interaction to Next Paint).
  */
 export const LandingHero = memo(function LandingHero() {
+  const { i18n } = useTranslation();
   return (
     <Box
       sx={{
@@ -22,8 +31,8 @@ export const LandingHero = memo(function LandingHero() {
       }}
     >
       <Container maxWidth="md">
-        <ScreenHeading sx={{ mb: 2 }}>{HERO_HEADING}</ScreenHeading>
-        <Typography sx={{ fontSize: { xs: '1rem', sm: '1.125rem' }, mb: 3, maxWidth: '60ch' }}>{HERO_PARAGRAPH}</Typography>
+        <ScreenHeading sx={{ mb: 2 }}>{i18n._('selection.hero.heading')}</ScreenHeading>
+        <Typography sx={{ fontSize: { xs: '1rem', sm: '1.125rem' }, mb: 3, maxWidth: '60ch' }}>{i18n._('selection.hero.paragraph')}</Typography>
         <StatList stats={HERO_STATS} onDark />
       </Container>
     </Box>

@@ -12,6 +12,7 @@ import { usePageTitle } from '../../components/use-page-title';
 import { prefetchDonationFormPage } from '../form/load-donation-form-page';
 import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
 import { AmountPicker } from './amount-picker';
 import { EARLY_CHOICES_MARKUP, markerProps } from './early-choices';
 import { CausePicker } from './cause-picker';
@@ -24,7 +25,8 @@ import { useSelectionChoices } from './use-selection-choices';
  * The selection screen, /donate (spec sections 1, 2 and 4): the landing hero, then the amount,
  * frequency and cause, the impact banner, and 'Continue to Donation', which stores the selection
  * and opens the form once all three are chosen. It makes no API calls (spec section 7); picking a
- * cause prefetches the form's code. Choices made on the pre-rendered screen before the app was live,
+ * cause prefetches the form's code. A complete selection is kept in the donation store as soon as it is made, so
+ * the other language's screen (the language switcher, issue #24) shows it too. Choices made on the pre-rendered screen before the app was live,
  * and a press of Continue then, count (issue #10, decision 0023).
  */
 export function SelectionPage() {
@@ -34,6 +36,8 @@ export function SelectionPage() {
   const navigate = useNavigate();
   const ids = { amount: useId(), frequency: useId(), cause: useId() };
   usePageTitle();
+  const { i18n } = useTranslation();
+  const to = useLocalizedPath();
 
   // Once a cause is picked the donor is one click from the form: fetch its code now.
   const { setCause } = choices;
@@ -48,7 +52,7 @@ export function SelectionPage() {
   const confirm = () => {
     if (!choices.selection) return;
     setSelection(choices.selection);
-    void navigate(PATHS.donationForm);
+    void navigate(to(PATHS.donationForm));
   };
 
   // NOTE: the early script may have enabled Continue in the markup (decision 0023), which hydration keeps, and React
@@ -66,6 +70,15 @@ export function SelectionPage() {
     button.classList.toggle(buttonClasses.disabled, continueDisabled);
   }, [tookEarlyChoices, continueDisabled]);
 
+  // The store (sessionStorage) follows every complete selection, not only a confirmed one: the language switcher's
+  // page, a reload or the back button then show the donor's choices (issue #24: the switcher keeps the selection).
+  const current = choices.selection;
+  useEffect(() => {
+    if (current && !(stored && stored.amount === current.amount && stored.frequency === current.frequency && stored.cause === current.cause)) {
+      setSelection(current);
+    }
+  }, [current, stored, setSelection]);
+
   // A press of Continue before the app was live (issue #10, decision 0023) counts once the choices are in.
   const confirmEarlyPress = useEffectEvent(confirm);
   const { continued: continuedEarly } = choices.early;
@@ -81,10 +94,10 @@ export function SelectionPage() {
           <Stack spacing={3}>
             <div>
               <Typography variant="h2" id={ids.amount}>
-                Choose Your Donation Amount
+                {i18n._('selection.amount.heading')}
               </Typography>
               <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-                Every contribution helps preserve Belize&apos;s natural heritage
+                {i18n._('selection.amount.intro')}
               </Typography>
             </div>
 
@@ -92,14 +105,14 @@ export function SelectionPage() {
 
             <Stack spacing={1.5}>
               <Typography variant="h3" component="h3" id={ids.frequency}>
-                Choose Frequency
+                {i18n._('selection.frequency.heading')}
               </Typography>
               <FrequencyPicker value={choices.frequency} onChange={choices.setFrequency} labelledBy={ids.frequency} />
             </Stack>
 
             <Stack spacing={1.5}>
               <Typography variant="h3" component="h3" id={ids.cause}>
-                What cause would you like to support?
+                {i18n._('selection.cause.heading')}
               </Typography>
               <CausePicker value={choices.cause} onChange={pickCause} labelledBy={ids.cause} />
             </Stack>
@@ -117,7 +130,7 @@ export function SelectionPage() {
               endIcon={<ArrowForwardIcon />}
               sx={{ alignSelf: { xs: 'stretch', sm: 'flex-end' }, py: 1.5, px: 4 }}
             >
-              Continue to Donation
+              {i18n._('selection.continue')}
             </Button>
           </Stack>
         </Paper>
