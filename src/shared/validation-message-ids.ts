@@ -5,7 +5,7 @@ import { TRIBUTE_MESSAGE_MAX_LENGTH, TRIBUTE_TYPE_MESSAGE } from './tribute';
 /**
  * The catalogue id of each English validation message of the shared schemas (src/shared/field-rules.ts,
  * donation.ts, tribute.ts; spec section 5). Those schemas stay English because the server answers with them
- * (400 `fieldErrors`, the spec's texts); the browser shows them in the page's language through this table (src/web/donate/form/validation-messages.ts)
+ * (400 `fieldErrors`, the spec's texts); the browser shows them in the page's language through this table (src/web/components/use-validation-message.ts)
  * (issue #24, decision 0093). The `/*i18n*\/` marks let `lingui extract` find the ids.
  */
 export const VALIDATION_MESSAGE_IDS: Readonly<Record<string, string>> = {

@@ -3,7 +3,7 @@ import TextField from '@mui/material/TextField';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { ExpiryOption } from '../../../shared/card';
 import type { DonationFormValues } from '../../../shared/donation';
-import { useValidationMessage } from './validation-messages';
+import { useValidationMessage } from '../../components/use-validation-message';
 
 /** Props of {@link ExpirySelectField}. */
 export interface ExpirySelectFieldProps {

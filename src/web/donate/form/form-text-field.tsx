@@ -2,7 +2,7 @@ import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import type { ChangeEvent, ReactNode } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { DonationFormValues } from '../../../shared/donation';
-import { useValidationMessage } from './validation-messages';
+import { useValidationMessage } from '../../components/use-validation-message';
 import { caretAfterDigits, countDigitsBefore } from './digit-caret';
 import type { TributeFormValues } from '../../../shared/tribute';
 

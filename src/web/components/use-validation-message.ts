@@ -1,5 +1,5 @@
-import { VALIDATION_MESSAGE_IDS } from '../../../shared/validation-message-ids';
-import { useTranslation } from '../../i18n/use-translation';
+import { VALIDATION_MESSAGE_IDS } from '../../shared/validation-message-ids';
+import { useTranslation } from '../i18n/use-translation';
 
 /**
  * A function giving a validation message (the shared schemas' English, from the form's resolver or a 400 answer's
