@@ -17,11 +17,12 @@ import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
 import { getSiteConfig } from '../../config/site-config';
 import { PATHS } from '../../../shared/site-paths';
-import { changePlan, confirmRenewalPayment, fetchPlan } from './manage-api';
+import { changePlan, confirmRenewalPayment, failureText, fetchPlan } from './manage-api';
 import { PlanActions } from './plan-actions';
 import { formatPlanDate, planSummaryLines } from './plan-format';
 import { AppAnchor } from '../../components/app-anchor';
 import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
+import { useValidationMessage } from '../../components/use-validation-message';
 
 // NOTE: lazily, as the card update, so test mode loads none of the Stripe-mode modules.
 const StripePaymentConfirmation = lazy(() => import('./stripe-payment-confirmation').then((module) => ({ default: module.StripePaymentConfirmation })));
@@ -73,6 +74,7 @@ function PlanSummary({ plan }: { plan: ManagedPlan }) {
 export function ManagePlanPage() {
   const { i18n } = useTranslation();
   const to = useLocalizedPath();
+  const localized = useValidationMessage();
   const title = i18n._('manage.plan.heading');
   usePageTitle(title);
   const { token = '' } = useParams();
@@ -86,7 +88,7 @@ export function ManagePlanPage() {
     let live = true;
     void fetchPlan(token).then((outcome) => {
       if (!live) return;
-      setState(outcome.kind === 'plan' ? { step: 'plan', plan: outcome.plan } : { step: 'failed', message: outcome.kind === 'failed' ? outcome.message : '' });
+      setState(outcome.kind === 'plan' ? { step: 'plan', plan: outcome.plan } : { step: 'failed', message: outcome.kind === 'failed' ? failureText(i18n, outcome) : '' });
     });
     return () => {
       live = false;
@@ -114,8 +116,9 @@ export function ManagePlanPage() {
       return {};
     }
     // A refused field is marked at the field and announced in the notice, which takes the focus.
-    setNotice({ severity: 'error', text: outcome.message });
-    return outcome.kind === 'invalid' ? { [outcome.field.replace(/^body\./, '')]: outcome.message } : {};
+    const message = outcome.kind === 'failed' ? failureText(i18n, outcome) : (localized(outcome.message) ?? outcome.message);
+    setNotice({ severity: 'error', text: message });
+    return outcome.kind === 'invalid' ? { [outcome.field.replace(/^body\./, '')]: message } : {};
   };
 
   // Stripe.js confirmed the renewal the bank wanted authenticated: the server checks with Stripe and records it.
@@ -124,7 +127,7 @@ export function ManagePlanPage() {
     const outcome = await confirmRenewalPayment(token);
     setBusy(false);
     if (outcome.kind === 'plan') setState({ step: 'plan', plan: outcome.plan });
-    setNotice(outcome.kind === 'plan' ? { severity: 'success', text: i18n._(PAYMENT_CONFIRMED_NOTICE) } : { severity: 'error', text: outcome.message });
+    setNotice(outcome.kind === 'plan' ? { severity: 'success', text: i18n._(PAYMENT_CONFIRMED_NOTICE) } : { severity: 'error', text: outcome.kind === 'failed' ? failureText(i18n, outcome) : (localized(outcome.message) ?? outcome.message) });
   };
 
   return (

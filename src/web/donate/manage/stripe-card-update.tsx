@@ -8,7 +8,7 @@ import { StripeCheckoutProvider, useStripeAppearance } from '../form/stripe/lazy
 import type { StripeCheckout } from '../form/stripe/stripe-checkout';
 import { StripePaymentField } from '../form/stripe/stripe-payment-field';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from '../form/stripe/stripe-payments';
-import { startCardSetup, type RunChange } from './manage-api';
+import { failureText, startCardSetup, type RunChange } from './manage-api';
 import { useTranslation } from '../../i18n/use-translation';
 
 /** What the card form needs from the page: the plan's token, whether a change is under way, and how to post one. */
@@ -32,7 +32,7 @@ function CardSetupForm({ checkout, token, busy, run }: CardUpdateProps & { check
     if (!cardCheck) return setError(i18n._(checkout.loadFailed ? STRIPE_JS_FAILED_MESSAGE : STRIPE_NOT_READY_MESSAGE));
     if ((await cardCheck).error) return setError(undefined);
     const setup = await startCardSetup(token);
-    if ('message' in setup) return setError(setup.message);
+    if ('kind' in setup) return setError(failureText(i18n, setup));
     const confirmed = await checkout.confirmSetup(setup.clientSecret);
     if (confirmed.error) return setError(confirmed.error.message ?? i18n._('error.setup_intent_not_saved'));
     const fieldErrors = await run({ action: 'use_setup_intent', setupIntentId: confirmed.setupIntent.id }, i18n._('manage.card.done'));
