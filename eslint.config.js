@@ -64,9 +64,9 @@ export default tseslint.config(
       'lingui/no-unlocalized-strings': [
         'warn',
         {
-          ignore: ['^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[^A-Za-z]*$'],
+          ignore: ['^Facebook$', '^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[^A-Za-z]*$'],
           ignoreNames: [
-            { regex: { pattern: '^(?:className|sx|variant|color|component|size|type|name|id|key|role|href|to|src|rel|target|align|edge|direction|spacing|justifyContent|alignItems|autoComplete|inputMode|method|position|display|fontWeight|fontSize|padding|margin|width|height|testId|data-.*|aria-(?!label|description).*|path|lang|hrefLang|dir|textAlign|orientation|fontFamily|boxShadow|border.*|background.*|transition|overflow|whiteSpace|gap|flex.*|grid.*|min.*|max.*|top|left|right|bottom|zIndex|event|mode|slot|format|currency|style|unit|pattern|placement|anchor.*|transform.*|origin|level|tabIndex|enterKeyHint|capture|cursor)$' } },
+            { regex: { pattern: '^(?:className|sx|variant|color|component|size|type|name|id|key|role|href|to|src|rel|target|align|edge|direction|spacing|justifyContent|alignItems|autoComplete|inputMode|method|position|display|fontWeight|fontSize|padding|margin|width|height|testId|data-.*|aria-(?!label|description).*|path|lang|hrefLang|dir|textAlign|orientation|fontFamily|boxShadow|border.*|background.*|transition|overflow|whiteSpace|gap|flex.*|grid.*|min.*|max.*|top|left|right|bottom|zIndex|event|mode|slot|format|currency|style|unit|pattern|placement|anchor.*|transform.*|origin|level|tabIndex|enterKeyHint|capture|cursor|clip)$' } },
           ],
           ignoreFunctions: ['Error', 'TypeError', 'RangeError', 'console.*', 'i18n._', '*.startsWith', '*.endsWith', '*.includes', '*.split', '*.join', '*.replace', '*.replaceAll', '*.getItem', '*.setItem', '*.removeItem', 'document.*', 'useMediaQuery', 'styled', 'fetch', 'navigate', 'new URL', 'URL', 'URLSearchParams', '*.get', '*.set', '*.has', '*.append', 'Intl.*', 'z.*', '*.addEventListener', '*.removeEventListener', 'querySelector', '*.querySelector', '*.querySelectorAll', '*.getAttribute', '*.setAttribute', '*.hasAttribute', '*.removeAttribute', 'localizedPath', 'require', 'import'],
         },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   cardLast4,
   detectCardBrand,
-  EXPIRY_MONTH_OPTIONS,
+  expiryMonthOptions,
   expiryYearOptions,
   formatCardNumber,
   isCardExpired,
@@ -96,9 +96,10 @@ describe('card helpers', () => {
 
 describe('expiry options', () => {
   it('lists months 01-12 labelled with their names', () => {
-    expect(EXPIRY_MONTH_OPTIONS).toHaveLength(12);
-    expect(EXPIRY_MONTH_OPTIONS[0]).toEqual({ value: '01', label: '01 - January' });
-    expect(EXPIRY_MONTH_OPTIONS[11]).toEqual({ value: '12', label: '12 - December' });
+    expect(expiryMonthOptions('en')).toHaveLength(12);
+    expect(expiryMonthOptions('en')[0]).toEqual({ value: '01', label: '01 - January' });
+    expect(expiryMonthOptions('en')[11]).toEqual({ value: '12', label: '12 - December' });
+    expect(expiryMonthOptions('es')[0]).toEqual({ value: '01', label: '01 - enero' });
   });
 
   it('lists the current year and the next 20', () => {

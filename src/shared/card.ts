@@ -86,22 +86,23 @@ export function isValidCvv(cvv: string): boolean {
 /** Number of expiry years offered: the current year and the next 20 (spec section 3). */
 export const EXPIRY_YEAR_COUNT = 21;
 
-const MONTH_NAMES = [
-  'January', 'February', 'March', 'April', 'May', 'June',
-  'July', 'August', 'September', 'October', 'November', 'December',
-] as const;
-
 /** An option of an expiry select: the value sent in the payload and the text shown. */
 export interface ExpiryOption {
   value: string;
   label: string;
 }
 
-/** Expiry month options: values '01'..'12', labels like '01 - January' (spec section 3). */
-export const EXPIRY_MONTH_OPTIONS: readonly ExpiryOption[] = MONTH_NAMES.map((name, index) => {
-  const value = String(index + 1).padStart(2, '0');
-  return { value, label: `${value} - ${name}` };
-});
+/**
+ * Expiry month options in `locale` (a BCP 47 tag such as 'en' or 'es'): values '01'..'12', labels like
+ * '01 - January' / '01 - enero' (spec section 3; issue #24: month names from Intl, never hand-written).
+ */
+export function expiryMonthOptions(locale: string): ExpiryOption[] {
+  const monthName = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, index) => {
+    const value = String(index + 1).padStart(2, '0');
+    return { value, label: `${value} - ${monthName.format(Date.UTC(2000, index, 1))}` };
+  });
+}
 
 /**
  * Expiry year options: the year of `now` and the next 20, as four-digit strings (spec section 3).

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DonorEmailSchema } from './field-rules';
+import { LocaleSchema } from './i18n/locales';
 
 /**
  * Receipts a donor asks for again (issue #12, "Resend"): the page, its API route, the request and the one answer.
@@ -16,7 +17,7 @@ export const DOWNLOAD_RECEIPT_LABEL = 'Download your receipt (PDF)';
 export const RESEND_RECEIPTS_PATH = '/api/receipts/resend';
 
 /** Body of `POST /api/receipts/resend`: the address donations were made with (the donation form's e-mail rules). */
-export const ResendReceiptsRequestSchema = z.strictObject({ email: DonorEmailSchema });
+export const ResendReceiptsRequestSchema = z.strictObject({ email: DonorEmailSchema, locale: LocaleSchema.optional() });
 /** A resend request. */
 export type ResendReceiptsRequest = z.infer<typeof ResendReceiptsRequestSchema>;
 

@@ -3,6 +3,7 @@ import { CardBrandSchema } from './card';
 import { CreditCardSchema } from './donation';
 import { AmountDollarsSchema, CauseSchema, DonorEmailSchema } from './field-rules';
 import { RECURRING_DATE_PATTERN } from './recurring';
+import { LocaleSchema } from './i18n/locales';
 
 /**
  * The API of the donor's manage page (issue #13): the plan as the page shows it, the changes it can ask for, and the
@@ -86,7 +87,7 @@ export const PlanChangeSchema = z.discriminatedUnion('action', [
 export type PlanChange = z.infer<typeof PlanChangeSchema>;
 
 /** Body of POST /api/recurring/manage-links. */
-export const ManageLinksRequestSchema = z.strictObject({ email: DonorEmailSchema });
+export const ManageLinksRequestSchema = z.strictObject({ email: DonorEmailSchema, locale: LocaleSchema.optional() });
 
 /** The sentence of every 202 answer of a manage-links request: the same whatever the address (no one learns who gives). */
 export const MANAGE_LINKS_CONFIRMATION =

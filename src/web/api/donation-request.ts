@@ -18,9 +18,9 @@ async function readJson(response: Response): Promise<unknown> {
 const RETRYABLE_STATUSES = new Set([409, 500, 502, 503, 504]);
 
 /**
- * A failed donation call: `message` is for the donor; `status` is the answer's HTTP status; `retryable` says
- * whether to keep the idempotency key; `fieldErrors` are a 400 answer's messages by payload dotted path
- * (`creditCard.number`; issue #2), or `{}`.
+ * A failed donation call: `message` is for the donor (the server's English); `status` is the answer's HTTP status;
+ * `retryable` says whether to keep the idempotency key; `fieldErrors` are a 400 answer's messages by payload dotted
+ * path (`creditCard.number`; issue #2), or `{}`; `code` is the answer's stable error code (issue #24), if any.
  */
 export class DonationRequestError extends Error {
   readonly retryable: boolean;
@@ -29,6 +29,7 @@ export class DonationRequestError extends Error {
     message: string,
     readonly status: number,
     readonly fieldErrors: Readonly<Record<string, string>> = {},
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'DonationRequestError';
@@ -83,9 +84,12 @@ export async function postDonationRequest<TSuccess extends z.ZodType<{ success: 
   // Read apart from `error`, so malformed field errors never cost the donor the message.
   const details = ApiErrorSchema.pick({ fieldErrors: true }).safeParse(answer);
   const fieldErrors = details.success ? (details.data.fieldErrors ?? {}) : {};
+  const coded = ApiErrorSchema.pick({ code: true }).safeParse(answer);
+  const code = coded.success ? coded.data.code : undefined;
   throw new DonationRequestError(
     message,
     response.status,
     fieldErrorPrefix === undefined ? fieldErrors : unnest(fieldErrors, fieldErrorPrefix),
+    code,
   );
 }

@@ -5,7 +5,9 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { DonorEmailSchema, MAX_LENGTHS } from '../../shared/field-rules';
-import { requestEmailLinks } from '../api/email-links';
+import { type EmailLinksFailure, requestEmailLinks } from '../api/email-links';
+import { useTranslation } from '../i18n/use-translation';
+import { useValidationMessage } from './use-validation-message';
 
 /** Props of {@link EmailLinksForm}: where to ask, and the page's words. */
 export interface EmailLinksFormProps {
@@ -19,14 +21,14 @@ export interface EmailLinksFormProps {
   helperText: string;
   /** The submit button's text, e.g. 'Email My Receipts'. */
   submitLabel: string;
-  /** The one confirmation shown whatever the address. */
+  /** The one confirmation shown whatever the address (in the page's language). */
   confirmation: string;
   /** An icon for the confirmation (MUI Alert's `icon`). */
   confirmationIcon?: ReactNode;
 }
 
 /** Where the form is: filling it in, sending, sent (the one confirmation), or failed with a message. */
-type FormState = { step: 'form' } | { step: 'sending' } | { step: 'sent' } | { step: 'failed'; message: string };
+type FormState = { step: 'form' } | { step: 'sending' } | { step: 'sent' } | { step: 'failed'; message: EmailLinksFailure };
 
 /**
  * The "e-mail me my links" form of /donate/receipts (issue #12) and /donate/manage (issue #13): the donor types the
@@ -37,6 +39,8 @@ type FormState = { step: 'form' } | { step: 'sending' } | { step: 'sent' } | { s
  */
 export function EmailLinksForm({ path, fieldId, formLabel, helperText, submitLabel, confirmation, confirmationIcon }: EmailLinksFormProps) {
   const [email, setEmail] = useState('');
+  const { i18n, locale } = useTranslation();
+  const localized = useValidationMessage();
   const [fieldError, setFieldError] = useState<string>();
   const [state, setState] = useState<FormState>({ step: 'form' });
   const confirmationRef = useRef<HTMLDivElement>(null);
@@ -50,16 +54,16 @@ export function EmailLinksForm({ path, fieldId, formLabel, helperText, submitLab
     if (state.step === 'sending') return;
     const parsed = DonorEmailSchema.safeParse(email);
     if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? 'Please enter a valid email address');
+      setFieldError(localized(parsed.error.issues[0]?.message) ?? i18n._('validation.emailInvalid'));
       document.getElementById(fieldId)?.focus();
       return;
     }
     setFieldError(undefined);
     setState({ step: 'sending' });
-    const outcome = await requestEmailLinks(path, parsed.data);
+    const outcome = await requestEmailLinks(path, parsed.data, locale);
     if (outcome.kind === 'accepted') setState({ step: 'sent' });
     else if (outcome.kind === 'invalid') {
-      setFieldError(outcome.message);
+      setFieldError(localized(outcome.message));
       setState({ step: 'form' });
     } else setState({ step: 'failed', message: outcome.message });
   };
@@ -76,7 +80,7 @@ export function EmailLinksForm({ path, fieldId, formLabel, helperText, submitLab
       <Stack spacing={2}>
         <TextField
           id={fieldId}
-          label="Email Address"
+          label={i18n._('form.emailAddress')}
           type="email"
           autoComplete="email"
           required
@@ -89,11 +93,11 @@ export function EmailLinksForm({ path, fieldId, formLabel, helperText, submitLab
         />
         {state.step === 'failed' && (
           <Alert severity="error" role="alert">
-            {state.message}
+            {i18n._(state.message)}
           </Alert>
         )}
         <Button type="submit" variant="contained" size="large" disabled={state.step === 'sending'}>
-          {state.step === 'sending' ? 'Sending…' : submitLabel}
+          {state.step === 'sending' ? i18n._('emailLinks.sending') : submitLabel}
         </Button>
       </Stack>
     </Box>

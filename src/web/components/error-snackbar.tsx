@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Snackbar, { type SnackbarCloseReason } from '@mui/material/Snackbar';
 import { useState } from 'react';
+import { useTranslation } from '../i18n/use-translation';
 
 /** How long an error snackbar stays, in ms (spec section 9). */
 export const ERROR_SNACKBAR_DURATION_MS = 5000;
@@ -19,6 +20,7 @@ export interface ErrorSnackbarProps {
  * snackbar replaces the previous one (spec section 4). A click elsewhere does not dismiss it.
  */
 export function ErrorSnackbar({ message, onClose }: ErrorSnackbarProps) {
+  const { i18n } = useTranslation();
   const [open, setOpen] = useState(true);
   const close = (_event?: unknown, reason?: SnackbarCloseReason) => {
     if (reason === 'clickaway') return;
@@ -48,11 +50,11 @@ export function ErrorSnackbar({ message, onClose }: ErrorSnackbarProps) {
             // The theme's dark focus ring would vanish on the red alert: white on it instead.
             sx={{ '&.Mui-focusVisible': { outlineColor: 'currentColor' } }}
           >
-            Close
+            {i18n._('error.close')}
           </Button>
         }
       >
-        Error: {message}
+        {i18n._('error.snackbar', { message })}
       </Alert>
     </Snackbar>
   );

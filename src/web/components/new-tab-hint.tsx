@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { visuallyHidden } from './visually-hidden';
+import { useTranslation } from '../i18n/use-translation';
 
 /** Id of the hidden 'Opens in a new tab' text; point a new-tab link's aria-describedby at it. */
 export const NEW_TAB_HINT_ID = 'new-tab-hint';
@@ -9,9 +10,10 @@ export const NEW_TAB_HINT_ID = 'new-tab-hint';
  * warn screen reader users without changing their accessible names.
  */
 export function NewTabHint() {
+  const { i18n } = useTranslation();
   return (
     <Box component="span" id={NEW_TAB_HINT_ID} sx={visuallyHidden}>
-      Opens in a new tab
+      {i18n._('shell.opensInNewTab')}
     </Box>
   );
 }

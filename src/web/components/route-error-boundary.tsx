@@ -3,9 +3,23 @@ import Button from '@mui/material/Button';
 import Container from '@mui/material/Container';
 import Typography from '@mui/material/Typography';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { useTranslation } from '../i18n/use-translation';
 
 interface RouteErrorBoundaryState {
   failed: boolean;
+}
+
+/** The failure's sentence and its 'Reload' button, in the page's language (`shell.` ids: the landing part, issue #24). */
+function LoadFailedMessage() {
+  const { i18n } = useTranslation();
+  return (
+    <>
+      <Typography sx={{ flex: '1 1 16rem' }}>{i18n._('shell.pageLoadFailed')}</Typography>
+      <Button color="inherit" variant="outlined" onClick={() => window.location.reload()}>
+        {i18n._('shell.pageReload')}
+      </Button>
+    </>
+  );
 }
 
 /**
@@ -37,10 +51,7 @@ export class RouteErrorBoundary extends Component<{ children: ReactNode; resetKe
           role="alert"
           sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, p: 2, borderRadius: 2, bgcolor: '#fff4e5', color: '#663c00' }}
         >
-          <Typography sx={{ flex: '1 1 16rem' }}>This page could not be loaded. Please reload it to continue.</Typography>
-          <Button color="inherit" variant="outlined" onClick={() => window.location.reload()}>
-            Reload
-          </Button>
+          <LoadFailedMessage />
         </Box>
       </Container>
     );

@@ -3,6 +3,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { DonationFormValues } from '../../../shared/donation';
+import { useTranslation } from '../../i18n/use-translation';
 
 /**
  * The 'Make my donation anonymous' checkbox (spec section 2; issue #2: anonymity hides the name
@@ -10,6 +11,7 @@ import type { DonationFormValues } from '../../../shared/donation';
  */
 export function AnonymousCheckbox() {
   const { control } = useFormContext<DonationFormValues>();
+  const { i18n } = useTranslation();
   return (
     <Controller
       name="isAnonymous"
@@ -17,7 +19,7 @@ export function AnonymousCheckbox() {
       render={({ field }) => (
         <div>
           <FormControlLabel
-            label="Make my donation anonymous"
+            label={i18n._('form.anonymous')}
             control={
               <Checkbox
                 name={field.name}
@@ -29,7 +31,7 @@ export function AnonymousCheckbox() {
             }
           />
           <Typography id="donation-isAnonymous-help" variant="body2" color="text.secondary" sx={{ ml: 4 }}>
-            Your name will not be shown publicly. Your receipt still uses it.
+            {i18n._('form.anonymousHelp')}
           </Typography>
         </div>
       )}

@@ -2,7 +2,7 @@ import Stack from '@mui/material/Stack';
 import { useMemo } from 'react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm } from 'react-hook-form';
-import { EXPIRY_MONTH_OPTIONS, expiryYearOptions } from '../../../shared/card';
+import { expiryMonthOptions, expiryYearOptions } from '../../../shared/card';
 import {
   type DonationFormValues,
   DonationFormSchema,
@@ -20,6 +20,7 @@ import { FormTextField } from './form-text-field';
 import { useDonationSubmit } from './use-donation-submit';
 import { feeCoverageCharge } from './fee-coverage-charge';
 import { rememberedCampaign } from '../../state/campaign-memory';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** Nothing to start before the form is validated: the card is one of the form's own fields. */
 const startNothing = () => undefined;
@@ -31,6 +32,7 @@ const startNothing = () => undefined;
  * campaign of their link (issue #23); the submit button names the total.
  */
 export function CardDonationForm({ selection, coverFee }: { selection: DonationSelection; coverFee: boolean }) {
+  const { i18n, locale } = useTranslation();
   const form = useForm({
     resolver: zodResolver(DonationFormSchema),
     mode: 'onTouched',
@@ -41,11 +43,12 @@ export function CardDonationForm({ selection, coverFee }: { selection: DonationS
     emptyValues: EMPTY_DONATION_FORM,
     start: startNothing,
     pay: (values: DonationFormValues, _started, keyFor) => {
-      const submission = toDonationSubmission(selection, values, { coverFee, campaign: rememberedCampaign() });
+      const submission = toDonationSubmission(selection, values, { coverFee, campaign: rememberedCampaign(), locale });
       return processDonation(submission, keyFor(submission));
     },
   });
   const yearOptions = useMemo(() => expiryYearOptions(), []);
+  const monthOptions = useMemo(() => expiryMonthOptions(locale), [locale]);
 
   // 'Card has expired' sits on the month; re-check it when the year changes once a month is chosen.
   const recheckMonth = () => {
@@ -57,11 +60,11 @@ export function CardDonationForm({ selection, coverFee }: { selection: DonationS
       <Stack sx={FULL_ROW}>
         <CardNumberField />
       </Stack>
-      <FormTextField name="cardholderName" label="Cardholder Name" autoComplete="cc-name" required sx={FULL_ROW}
+      <FormTextField name="cardholderName" label={i18n._('card.cardholderName')} autoComplete="cc-name" required sx={FULL_ROW}
         slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.name } }} />
-      <ExpirySelectField name="expiryMonth" label="Expiry Month" autoComplete="cc-exp-month"
-        options={EXPIRY_MONTH_OPTIONS} />
-      <ExpirySelectField name="expiryYear" label="Expiry Year" autoComplete="cc-exp-year"
+      <ExpirySelectField name="expiryMonth" label={i18n._('card.expiryMonth')} autoComplete="cc-exp-month"
+        options={monthOptions} />
+      <ExpirySelectField name="expiryYear" label={i18n._('card.expiryYear')} autoComplete="cc-exp-year"
         options={yearOptions} onPicked={recheckMonth} />
       <CvvField />
     </>

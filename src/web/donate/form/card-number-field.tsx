@@ -2,10 +2,17 @@ import CreditCardIcon from '@mui/icons-material/CreditCard';
 import InputAdornment from '@mui/material/InputAdornment';
 import { CARD_BRAND_NAMES, CARD_NUMBER_MAX_LENGTH, detectCardBrand, formatCardNumber, stripCardNumber } from '../../../shared/card';
 import { FormTextField } from './form-text-field';
+import { useTranslation } from '../../i18n/use-translation';
+import type { I18n } from '@lingui/core';
 
-/** The hint under the card number: 'Card type: Visa' once digits are typed (spec section 2), else nothing. */
-export function cardBrandHint(value: string): string | undefined {
-  return stripCardNumber(value) === '' ? undefined : `Card type: ${CARD_BRAND_NAMES[detectCardBrand(value)]}`;
+/**
+ * The hint under the card number in `i18n`'s language: 'Card type: Visa' once digits are typed (spec section 2),
+ * else nothing. Brands are proper names; only 'Unknown' is translated (issue #24).
+ */
+function cardBrandHint(i18n: I18n, value: string): string | undefined {
+  if (stripCardNumber(value) === '') return undefined;
+  const brand = detectCardBrand(value);
+  return i18n._('card.typeHint', { brand: brand === 'unknown' ? i18n._('card.brandUnknown') : CARD_BRAND_NAMES[brand] });
 }
 
 /**
@@ -14,15 +21,16 @@ export function cardBrandHint(value: string): string | undefined {
  * brand unless an error message takes its place.
  */
 export function CardNumberField() {
+  const { i18n } = useTranslation();
   return (
     <FormTextField
       name="cardNumber"
-      label="Card Number"
+      label={i18n._('card.number')}
       autoComplete="cc-number"
       required
       placeholder="1234 5678 9012 3456"
       format={formatCardNumber}
-      hint={cardBrandHint}
+      hint={(value) => cardBrandHint(i18n, value)}
       slotProps={{
         htmlInput: { inputMode: 'numeric', maxLength: CARD_NUMBER_MAX_LENGTH },
         input: {

@@ -4,11 +4,10 @@ import InputAdornment from '@mui/material/InputAdornment';
 import Tooltip from '@mui/material/Tooltip';
 import type { KeyboardEvent } from 'react';
 import { FormTextField } from './form-text-field';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** The most digits a CVV has (spec section 5). */
 const CVV_MAX_LENGTH = 4;
-/** The CVV tooltip, verbatim from spec section 2. */
-export const CVV_TOOLTIP = '3-4 digit security code on the back of your card';
 
 /** Keeps the digits of what was typed or pasted, at most four. */
 function cvvDigits(text: string): string {
@@ -26,13 +25,14 @@ function blockNonDigitKeys(event: KeyboardEvent<HTMLDivElement>) {
 /**
  * The 'CVV' field (spec sections 2 and 5): numeric keypad, at most 4 characters, non-digit
  * keypresses blocked and pasted non-digits stripped, and an info button whose tooltip explains
- * the code (the button's accessible name is the tooltip text).
+ * the code (the button's accessible name is the tooltip text, spec section 2's verbatim).
  */
 export function CvvField() {
+  const { i18n } = useTranslation();
   return (
     <FormTextField
       name="cvv"
-      label="CVV"
+      label={i18n._('card.cvv')}
       autoComplete="cc-csc"
       required
       format={cvvDigits}
@@ -42,7 +42,7 @@ export function CvvField() {
         input: {
           endAdornment: (
             <InputAdornment position="end">
-              <Tooltip title={CVV_TOOLTIP} enterTouchDelay={0} arrow>
+              <Tooltip title={i18n._('card.cvvTooltip')} enterTouchDelay={0} arrow>
                 <IconButton edge="end" size="small">
                   <InfoOutlinedIcon fontSize="small" />
                 </IconButton>

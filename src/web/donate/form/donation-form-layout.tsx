@@ -10,6 +10,7 @@ import { SecurePaymentNotice } from './secure-payment-notice';
 import { SubmitDonationButton } from './submit-donation-button';
 import { TributeSection } from './tribute-section';
 import type { SnackbarError } from './use-error-snackbar';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** Makes a field of a {@link FormSection} span its row. */
 export const FULL_ROW = { gridColumn: '1 / -1' } as const;
@@ -47,40 +48,41 @@ export function DonationFormLayout<TValues extends FieldValues>({
   error,
   dismissError,
 }: DonationFormLayoutProps<TValues>) {
+  const { i18n } = useTranslation();
   return (
     <FormProvider {...form}>
-      <form noValidate onSubmit={onSubmit} onKeyDown={onKeyDown} aria-label="Donation form">
+      <form noValidate onSubmit={onSubmit} onKeyDown={onKeyDown} aria-label={i18n._('form.ariaLabel')}>
         <Stack spacing={4}>
-          <FormSection title="Personal Information">
-            <FormTextField name="donorName" label="Full Name" autoComplete="name" required sx={FULL_ROW}
+          <FormSection title={i18n._('form.personalInformation')}>
+            <FormTextField name="donorName" label={i18n._('form.fullName')} autoComplete="name" required sx={FULL_ROW}
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.name } }} />
-            <FormTextField name="donorEmail" label="Email Address" autoComplete="email" type="email" required
+            <FormTextField name="donorEmail" label={i18n._('form.emailAddress')} autoComplete="email" type="email" required
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.email } }} />
-            <FormTextField name="donorPhone" label="Phone Number" autoComplete="tel" type="tel"
+            <FormTextField name="donorPhone" label={i18n._('form.phoneNumber')} autoComplete="tel" type="tel"
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.phone } }} />
           </FormSection>
 
-          <FormSection title="Billing Address (Optional)">
-            <FormTextField name="street" label="Street Address" autoComplete="street-address" sx={FULL_ROW}
+          <FormSection title={i18n._('form.billingAddress')}>
+            <FormTextField name="street" label={i18n._('form.streetAddress')} autoComplete="street-address" sx={FULL_ROW}
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.street } }} />
-            <FormTextField name="city" label="City" autoComplete="address-level2"
+            <FormTextField name="city" label={i18n._('form.city')} autoComplete="address-level2"
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.city } }} />
-            <FormTextField name="state" label="State / Province" autoComplete="address-level1"
+            <FormTextField name="state" label={i18n._('form.state')} autoComplete="address-level1"
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.state } }} />
-            <FormTextField name="zipCode" label="ZIP / Postal Code" autoComplete="postal-code"
+            <FormTextField name="zipCode" label={i18n._('form.zipCode')} autoComplete="postal-code"
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.zipCode } }} />
-            <FormTextField name="country" label="Country" autoComplete="country-name"
+            <FormTextField name="country" label={i18n._('form.country')} autoComplete="country-name"
               slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.country } }} />
           </FormSection>
 
-          <FormSection title="Payment Information">
+          <FormSection title={i18n._('form.paymentInformation')}>
             {payment}
             <Stack sx={FULL_ROW}>
               <SecurePaymentNotice />
             </Stack>
           </FormSection>
 
-          <FormTextField name="message" label="Message (Optional)" multiline minRows={3}
+          <FormTextField name="message" label={i18n._('form.message')} multiline minRows={3}
             slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.message } }} />
           <AnonymousCheckbox />
           <TributeSection />

@@ -12,8 +12,7 @@ import { DonationForm } from './donation-form';
 import { DonationSummary } from './donation-summary';
 import { feeCoverageCharge } from './fee-coverage-charge';
 import { FeeCoverageCheckbox } from './fee-coverage-checkbox';
-
-const SCREEN_TITLE = 'Complete Your Donation';
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
 
 /**
  * The donation form screen, /donate/form (spec section 2): its heading, the summary of the
@@ -23,8 +22,11 @@ const SCREEN_TITLE = 'Complete Your Donation';
 export function DonationFormPage() {
   const { selection } = useDonationStore();
   const [coverFee, setCoverFee] = useState(false);
-  usePageTitle(SCREEN_TITLE);
-  if (!selection) return <Navigate to={PATHS.donate} replace />;
+  const { i18n } = useTranslation();
+  const to = useLocalizedPath();
+  const title = i18n._('form.heading');
+  usePageTitle(title);
+  if (!selection) return <Navigate to={to(PATHS.donate)} replace />;
   const { offeredFeeDollars } = feeCoverageCharge(selection.amount, coverFee);
   return (
     <Container maxWidth="md" sx={{ pt: { xs: 3, sm: 5 } }}>
@@ -32,10 +34,10 @@ export function DonationFormPage() {
         <Stack spacing={3}>
           <div>
             <ScreenHeading variant="h2" sx={{ fontSize: { xs: '1.75rem', sm: '2rem' } }}>
-              {SCREEN_TITLE}
+              {title}
             </ScreenHeading>
             <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-              Fields marked * are required.
+              {i18n._('form.requiredNote')}
             </Typography>
           </div>
           <DonationSummary selection={selection} />

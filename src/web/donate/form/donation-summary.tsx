@@ -1,21 +1,14 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { describeCause } from '../../../shared/causes';
+import { causeName, describeCause } from '../../../shared/causes';
 import type { DonationSelection } from '../../../shared/donation';
-import { FREQUENCY_ADJECTIVES, type Frequency } from '../../../shared/frequencies';
+import { amountWithFrequency } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
 import { CauseIcon } from '../../components/cause-icon';
 import { PATHS } from '../../../shared/site-paths';
 import { AppAnchor } from '../../components/app-anchor';
-
-/**
- * The gift as the summary words it: '$25 monthly', '$25 yearly', '$25 one-time'. The shared
- * adjectives leave one-time gifts unnamed (for the impact banner), so the summary names them itself.
- */
-export function summaryAmountText(amountDollars: number, frequency: Frequency): string {
-  return `${formatDollars(amountDollars)} ${FREQUENCY_ADJECTIVES[frequency] || 'one-time'}`;
-}
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
 
 /**
  * The donation form's summary (spec section 2): the amount with its frequency, the cause with its
@@ -23,10 +16,12 @@ export function summaryAmountText(amountDollars: number, frequency: Frequency): 
  */
 export function DonationSummary({ selection }: { selection: DonationSelection }) {
   const cause = describeCause(selection.cause);
+  const { i18n, locale } = useTranslation();
+  const to = useLocalizedPath();
   return (
     <Box
       component="section"
-      aria-label="Donation summary"
+      aria-label={i18n._('form.summary.ariaLabel')}
       sx={{
         display: 'flex',
         flexWrap: 'wrap',
@@ -41,18 +36,18 @@ export function DonationSummary({ selection }: { selection: DonationSelection })
     >
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="body2" color="text.secondary">
-          Your donation
+          {i18n._('form.summary.heading')}
         </Typography>
         <Typography sx={{ fontSize: '1.5rem', fontWeight: 700, color: 'primary.main' }}>
-          {summaryAmountText(selection.amount, selection.frequency)}
+          {amountWithFrequency(i18n, formatDollars(selection.amount, locale), selection.frequency)}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
           <CauseIcon name={cause.icon} color="primary" fontSize="small" />
-          <Typography>{cause.displayName}</Typography>
+          <Typography>{causeName(i18n, selection.cause)}</Typography>
         </Box>
       </Box>
-      <Link component={AppAnchor} to={PATHS.donate} sx={{ fontWeight: 600, py: 1 }}>
-        Change donation
+      <Link component={AppAnchor} to={to(PATHS.donate)} sx={{ fontWeight: 600, py: 1 }}>
+        {i18n._('form.summary.change')}
       </Link>
     </Box>
   );

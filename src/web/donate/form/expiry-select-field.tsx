@@ -3,6 +3,7 @@ import TextField from '@mui/material/TextField';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { ExpiryOption } from '../../../shared/card';
 import type { DonationFormValues } from '../../../shared/donation';
+import { useValidationMessage } from '../../components/use-validation-message';
 
 /** Props of {@link ExpirySelectField}. */
 export interface ExpirySelectFieldProps {
@@ -23,6 +24,7 @@ export interface ExpirySelectFieldProps {
  */
 export function ExpirySelectField({ name, label, autoComplete, options, onPicked }: ExpirySelectFieldProps) {
   const { control } = useFormContext<DonationFormValues>();
+  const localized = useValidationMessage();
   return (
     <Controller
       name={name}
@@ -43,7 +45,7 @@ export function ExpirySelectField({ name, label, autoComplete, options, onPicked
           onBlur={field.onBlur}
           inputRef={field.ref}
           error={fieldState.error !== undefined}
-          helperText={fieldState.error?.message}
+          helperText={localized(fieldState.error?.message)}
           slotProps={{
             htmlInput: { autoComplete },
             select: {

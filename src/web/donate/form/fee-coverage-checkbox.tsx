@@ -1,8 +1,8 @@
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
-import { coverFeeLabel } from '../../../shared/fee-coverage';
-import { dollarsToCents, formatDollars } from '../../../shared/money';
+import { formatDollars } from '../../../shared/money';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** Props of {@link FeeCoverageCheckbox}: the fee offered (dollars), the gift it is added to, and the donor's choice. */
 export interface FeeCoverageCheckboxProps {
@@ -18,10 +18,11 @@ export interface FeeCoverageCheckboxProps {
  * line of what it means. The total it makes shows on the submit button.
  */
 export function FeeCoverageCheckbox({ feeDollars, giftDollars, checked, onChange }: FeeCoverageCheckboxProps) {
+  const { i18n, locale } = useTranslation();
   return (
     <div>
       <FormControlLabel
-        label={coverFeeLabel(dollarsToCents(feeDollars))}
+        label={i18n._('fee.coverLabel', { fee: formatDollars(feeDollars, locale) })}
         control={
           <Checkbox
             name="coverFee"
@@ -32,7 +33,7 @@ export function FeeCoverageCheckbox({ feeDollars, giftDollars, checked, onChange
         }
       />
       <Typography id="donation-coverFee-help" variant="body2" color="text.secondary" sx={{ ml: 4 }}>
-        So the reef receives your full {formatDollars(giftDollars)} after the card network&apos;s fee.
+        {i18n._('fee.coverHelp', { amount: formatDollars(giftDollars, locale) })}
       </Typography>
     </div>
   );

@@ -2,6 +2,7 @@ import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import type { ChangeEvent, ReactNode } from 'react';
 import { Controller, useFormContext } from 'react-hook-form';
 import type { DonationFormValues } from '../../../shared/donation';
+import { useValidationMessage } from '../../components/use-validation-message';
 import { caretAfterDigits, countDigitsBefore } from './digit-caret';
 import type { TributeFormValues } from '../../../shared/tribute';
 
@@ -47,6 +48,7 @@ function reformatInPlace(input: HTMLInputElement | HTMLTextAreaElement, format: 
  */
 export function FormTextField({ name, format, hint, ...props }: FormTextFieldProps) {
   const { control } = useFormContext<DonationFormValues>();
+  const localized = useValidationMessage();
   return (
     <Controller
       name={name}
@@ -55,7 +57,7 @@ export function FormTextField({ name, format, hint, ...props }: FormTextFieldPro
         const handleChange = (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => {
           field.onChange(format ? reformatInPlace(event.target, format) : event.target.value);
         };
-        const message = fieldState.error?.message;
+        const message = localized(fieldState.error?.message);
         return (
           <TextField
             fullWidth

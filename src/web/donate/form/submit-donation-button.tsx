@@ -3,6 +3,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { formatDollars } from '../../../shared/money';
 import { visuallyHidden } from '../../components/visually-hidden';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** Props of {@link SubmitDonationButton}. */
 export interface SubmitDonationButtonProps {
@@ -19,10 +20,12 @@ export interface SubmitDonationButtonProps {
  * processing state even though the disabled button has lost focus.
  */
 export function SubmitDonationButton({ amountDollars, loading, formValid }: SubmitDonationButtonProps) {
+  const { i18n, locale } = useTranslation();
+  const processing = i18n._('form.processing');
   return (
     <Box>
       <Box role="status" sx={visuallyHidden}>
-        {loading ? 'Processing Payment...' : ''}
+        {loading ? processing : ''}
       </Box>
       <Button
         type="submit"
@@ -33,7 +36,7 @@ export function SubmitDonationButton({ amountDollars, loading, formValid }: Subm
         startIcon={loading ? <CircularProgress size={20} color="inherit" aria-hidden /> : undefined}
         sx={{ py: 1.5, fontSize: '1.0625rem' }}
       >
-        {loading ? 'Processing Payment...' : `Complete Donation of ${formatDollars(amountDollars)}`}
+        {loading ? processing : i18n._('form.submit', { amount: formatDollars(amountDollars, locale) })}
       </Button>
     </Box>
   );

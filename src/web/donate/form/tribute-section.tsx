@@ -7,15 +7,12 @@ import Typography from '@mui/material/Typography';
 import { Controller, useFormContext, useWatch } from 'react-hook-form';
 import type { DonationFormValues } from '../../../shared/donation';
 import { MAX_LENGTHS } from '../../../shared/field-rules';
-import { TRIBUTE_MESSAGE_MAX_LENGTH, TRIBUTE_TYPE_LABELS, TRIBUTE_TYPES } from '../../../shared/tribute';
+import { TRIBUTE_MESSAGE_MAX_LENGTH, TRIBUTE_TYPES, type TributeType } from '../../../shared/tribute';
 import { FormTextField } from './form-text-field';
+import { useTranslation } from '../../i18n/use-translation';
 
-/** The legend of the section (issue #23, section 3: "an optional section 'Dedicate this gift'"). */
-const TRIBUTE_LEGEND = 'Dedicate this gift (Optional)';
-/** The checkbox that opens the section. */
-const TRIBUTE_TOGGLE_LABEL = 'Give this gift in honour or in memory of someone';
-/** The checkbox that asks for the card to be sent. */
-const TRIBUTE_NOTIFY_LABEL = 'Send a card about this gift by e-mail';
+/** The catalogue ids of the kinds of dedication (issue #23's 'In honour of' / 'In memory of'). */
+const TRIBUTE_TYPE_IDS: Record<TributeType, string> = { honor: /*i18n*/ 'tribute.type.honor', memory: /*i18n*/ 'tribute.type.memory' };
 
 const fieldset = { border: 0, m: 0, p: 0, minWidth: 0 } as const;
 
@@ -55,12 +52,13 @@ function SectionCheckbox({ name, label, describedBy }: { name: 'tribute.enabled'
 export function TributeSection() {
   const { control } = useFormContext<DonationFormValues>();
   const [enabled, notify] = useWatch({ control, name: ['tribute.enabled', 'tribute.notify'] });
+  const { i18n } = useTranslation();
   return (
     <Box component="fieldset" sx={fieldset}>
       <Typography component="legend" variant="h2" sx={{ fontSize: '1.25rem', mb: 1, p: 0 }}>
-        {TRIBUTE_LEGEND}
+        {i18n._('tribute.legend')}
       </Typography>
-      <SectionCheckbox name="tribute.enabled" label={TRIBUTE_TOGGLE_LABEL} />
+      <SectionCheckbox name="tribute.enabled" label={i18n._('tribute.toggle')} />
       {enabled && (
         <Box sx={{ display: 'grid', gap: 2, mt: 1, gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, minmax(0, 1fr))' } }}>
           <Controller
@@ -69,32 +67,32 @@ export function TributeSection() {
             render={({ field }) => (
               <Box component="fieldset" sx={{ ...fieldset, gridColumn: '1 / -1' }}>
                 <Typography component="legend" sx={{ fontWeight: 600, p: 0 }}>
-                  This gift is
+                  {i18n._('tribute.typeLegend')}
                 </Typography>
                 <RadioGroup row name={field.name} value={field.value} onChange={(event) => field.onChange(event.target.value)} onBlur={field.onBlur}>
                   {TRIBUTE_TYPES.map((type) => (
-                    <FormControlLabel key={type} value={type} label={TRIBUTE_TYPE_LABELS[type]} control={<Radio slotProps={{ input: { id: `donation-tribute-type-${type}` } }} />} />
+                    <FormControlLabel key={type} value={type} label={i18n._(TRIBUTE_TYPE_IDS[type])} control={<Radio slotProps={{ input: { id: `donation-tribute-type-${type}` } }} />} />
                   ))}
                 </RadioGroup>
               </Box>
             )}
           />
-          <FormTextField name="tribute.honoreeName" label="Honoree's Name" required autoComplete="off" sx={{ gridColumn: '1 / -1' }}
+          <FormTextField name="tribute.honoreeName" label={i18n._('tribute.honoreeName')} required autoComplete="off" sx={{ gridColumn: '1 / -1' }}
             slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.name } }} />
           <Box sx={{ gridColumn: '1 / -1' }}>
-            <SectionCheckbox name="tribute.notify" label={TRIBUTE_NOTIFY_LABEL} describedBy="donation-tribute-notify-help" />
+            <SectionCheckbox name="tribute.notify" label={i18n._('tribute.notify')} describedBy="donation-tribute-notify-help" />
             <Typography id="donation-tribute-notify-help" variant="body2" color="text.secondary" sx={{ ml: 4 }}>
-              The card names you (or someone, if your gift is anonymous) and the honoree, never the amount.
+              {i18n._('tribute.notifyHelp')}
             </Typography>
           </Box>
           {notify && (
             <>
-              <FormTextField name="tribute.notifyName" label="Recipient's Name" required autoComplete="off"
+              <FormTextField name="tribute.notifyName" label={i18n._('tribute.notifyName')} required autoComplete="off"
                 slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.name } }} />
-              <FormTextField name="tribute.notifyEmail" label="Recipient's Email" type="email" required autoComplete="off"
+              <FormTextField name="tribute.notifyEmail" label={i18n._('tribute.notifyEmail')} type="email" required autoComplete="off"
                 slotProps={{ htmlInput: { maxLength: MAX_LENGTHS.email } }} />
-              <FormTextField name="tribute.notifyMessage" label="Message to the Recipient (Optional)" multiline minRows={2} sx={{ gridColumn: '1 / -1' }}
-                hint={(value) => `${value.length} / ${TRIBUTE_MESSAGE_MAX_LENGTH} characters`}
+              <FormTextField name="tribute.notifyMessage" label={i18n._('tribute.notifyMessage')} multiline minRows={2} sx={{ gridColumn: '1 / -1' }}
+                hint={(value) => i18n._('tribute.characterCount', { count: value.length, max: TRIBUTE_MESSAGE_MAX_LENGTH })}
                 slotProps={{ htmlInput: { maxLength: TRIBUTE_MESSAGE_MAX_LENGTH } }} />
             </>
           )}

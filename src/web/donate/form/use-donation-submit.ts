@@ -7,8 +7,11 @@ import { createDonationAttempt } from '../../api/donation-attempt';
 import { DonationRequestError } from '../../api/donation-request';
 import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
+import { apiErrorMessage } from '../../api/api-error-message';
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
 import { toFormFieldErrors } from './form-field-errors';
 import { useErrorSnackbar } from './use-error-snackbar';
+import type { I18n } from '@lingui/core';
 
 /**
  * Pays a validated form: returns the donation result, or undefined when it stopped on errors already shown
@@ -34,6 +37,18 @@ export interface DonationSubmitOptions<TValues extends FieldValues, TStarted> {
   start: () => TStarted;
 }
 
+/**
+ * The snackbar's text for what a payment threw (spec section 8; issue #24): an API failure in the page's language
+ * (apiErrorMessage); the page's own or Stripe's messages (already in the page's language) as they are; a network
+ * failure (fetch's TypeError) or a message-less error as the server's would be: its English text on English pages,
+ * `error.generic` on others.
+ */
+function snackbarMessage(i18n: I18n, caught: unknown): string {
+  if (caught instanceof DonationRequestError) return apiErrorMessage(i18n, { message: caught.message, code: caught.code });
+  if (caught instanceof Error && caught.message && !(caught instanceof TypeError)) return caught.message;
+  return apiErrorMessage(i18n, { message: caught instanceof Error && caught.message ? caught.message : DONATION_FAILED_FALLBACK });
+}
+
 /** True for the inputs in which Enter submits a form (not buttons, text areas or the select's combobox). */
 function isImplicitSubmitTarget(target: EventTarget): boolean {
   return target instanceof HTMLInputElement && !['button', 'submit', 'reset', 'image'].includes(target.type);
@@ -49,6 +64,8 @@ function isImplicitSubmitTarget(target: EventTarget): boolean {
 export function useDonationSubmit<TValues extends FieldValues, TStarted>({ form, emptyValues, pay, start }: DonationSubmitOptions<TValues, TStarted>) {
   const { setResult } = useDonationStore();
   const navigate = useNavigate();
+  const { i18n } = useTranslation();
+  const to = useLocalizedPath();
   const [loading, setLoading] = useState(false);
   const [attempt] = useState(createDonationAttempt);
   const { error, showError, dismissError } = useErrorSnackbar();
@@ -61,7 +78,7 @@ export function useDonationSubmit<TValues extends FieldValues, TStarted>({ form,
       attempt.finish();
       setResult(result);
       form.reset(emptyValues);
-      void navigate(PATHS.thankYou);
+      void navigate(to(PATHS.thankYou));
     } catch (caught) {
       if (caught instanceof DonationRequestError) {
         if (!caught.retryable) attempt.finish();
@@ -70,7 +87,7 @@ export function useDonationSubmit<TValues extends FieldValues, TStarted>({ form,
           form.setError(name as Path<TValues>, { type: 'server', message }, { shouldFocus: index === 0 }),
         );
       }
-      showError(caught instanceof Error && caught.message ? caught.message : DONATION_FAILED_FALLBACK);
+      showError(snackbarMessage(i18n, caught));
     } finally {
       setLoading(false);
     }

@@ -5,6 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useState } from 'react';
+import { useTranslation } from '../../i18n/use-translation';
 
 /**
  * The cancel button of a plan with its one confirmation step (issue #13): a dialog that names the gift, where
@@ -13,21 +14,22 @@ import { useState } from 'react';
  */
 export function CancelPlan({ giftLabel, busy, onConfirm }: { giftLabel: string; busy: boolean; onConfirm: () => void }) {
   const [open, setOpen] = useState(false);
+  const { i18n } = useTranslation();
   return (
     <>
       <Button variant="outlined" color="error" onClick={() => setOpen(true)} disabled={busy}>
-        Cancel Gift
+        {i18n._('manage.cancel.button')}
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby="cancel-plan-title" aria-describedby="cancel-plan-text">
-        <DialogTitle id="cancel-plan-title">Cancel your {giftLabel} gift?</DialogTitle>
+        <DialogTitle id="cancel-plan-title">{i18n._('manage.cancel.title', { gift: giftLabel })}</DialogTitle>
         <DialogContent>
           <DialogContentText id="cancel-plan-text">
-            Nothing more will be charged. Your past gifts and their receipts stay as they are. You can give again at any time.
+            {i18n._('manage.cancel.text')}
           </DialogContentText>
         </DialogContent>
         <DialogActions>
           <Button autoFocus onClick={() => setOpen(false)}>
-            Keep My Gift
+            {i18n._('manage.cancel.keep')}
           </Button>
           <Button
             color="error"
@@ -38,7 +40,7 @@ export function CancelPlan({ giftLabel, busy, onConfirm }: { giftLabel: string; 
               onConfirm();
             }}
           >
-            Yes, Cancel My Gift
+            {i18n._('manage.cancel.confirm')}
           </Button>
         </DialogActions>
       </Dialog>

@@ -1,6 +1,8 @@
 import { MANAGE_CARD_SETUP_API_PATH, MANAGE_CONFIRM_PAYMENT_API_PATH, MANAGE_PLAN_API_PATH } from '../../../shared/recurring';
 import { CardSetupAnswerSchema, ManagedPlanAnswerSchema, type ManagedPlan, type PlanChange } from '../../../shared/recurring-api';
 import { apiFetch } from '../../api/api-client';
+import type { I18n } from '@lingui/core';
+import { apiErrorMessage } from '../../api/api-error-message';
 
 /**
  * The requests of the manage pages (issue #13): read a plan by its token (GET, changes nothing), change it (POST with
@@ -11,7 +13,10 @@ import { apiFetch } from '../../api/api-client';
 export type ManageOutcome =
   | { kind: 'plan'; plan: ManagedPlan }
   | { kind: 'invalid'; field: string; message: string }
-  | { kind: 'failed'; message: string; status: number };
+  | ManageFailure;
+
+/** A manage request that failed: the server's (English) message or the page's own id, its HTTP status (0: unreached) and code. */
+export type ManageFailure = { kind: 'failed'; message: string; status: number; code?: string };
 
 /**
  * Runs a change of the plan (the page's own, over {@link changePlan}); resolves with the field errors the server gave
@@ -19,10 +24,20 @@ export type ManageOutcome =
  */
 export type RunChange = (change: PlanChange, done: string) => Promise<Record<string, string>>;
 
-/** Shown when the request did not reach the server or the server failed. */
-export const MANAGE_FAILED_MESSAGE = 'We could not reach our server just now. Please check your connection and try again.';
-/** Shown on 404: the link is wrong or expired (a newer e-mail of the gift holds a newer one). */
-export const MANAGE_LINK_INVALID_MESSAGE = 'This link does not work. Please use the link in your latest e-mail about your gift, or ask for a new one.';
+/** Catalogue id of the message when the request did not reach the server or the server failed: `i18n._(id)`. */
+export const MANAGE_FAILED_MESSAGE = /*i18n*/ 'manage.unreachable';
+/** Catalogue id of the message on 404: the link is wrong or expired (a newer e-mail of the gift holds a newer one). */
+export const MANAGE_LINK_INVALID_MESSAGE = /*i18n*/ 'manage.linkInvalid';
+
+/**
+ * A failed manage request's message in the page's language (issue #24): the page's own for a link that does not work
+ * (404) or a request that never reached the server; else the server's, from its code (apiErrorMessage).
+ */
+export function failureText(i18n: I18n, outcome: ManageFailure): string {
+  if (outcome.status === 404) return i18n._(MANAGE_LINK_INVALID_MESSAGE);
+  if (outcome.message === MANAGE_FAILED_MESSAGE) return i18n._(MANAGE_FAILED_MESSAGE);
+  return apiErrorMessage(i18n, outcome);
+}
 
 const planPath = (token: string) => MANAGE_PLAN_API_PATH.replace(':token', encodeURIComponent(token));
 
@@ -33,11 +48,11 @@ async function outcomeOf(request: Promise<Response>): Promise<ManageOutcome> {
     const body = (await response.json().catch(() => undefined)) as unknown;
     const plan = ManagedPlanAnswerSchema.safeParse(body);
     if (response.ok && plan.success) return { kind: 'plan', plan: plan.data.data };
-    const error = body as { error?: string; fieldErrors?: Record<string, string> } | undefined;
+    const error = body as { error?: string; code?: string; fieldErrors?: Record<string, string> } | undefined;
     const [field, message] = Object.entries(error?.fieldErrors ?? {})[0] ?? [];
     if (response.status === 400 && field && message) return { kind: 'invalid', field, message };
     if (response.status === 404) return { kind: 'failed', message: MANAGE_LINK_INVALID_MESSAGE, status: 404 };
-    return { kind: 'failed', message: error?.error ?? MANAGE_FAILED_MESSAGE, status: response.status };
+    return { kind: 'failed', message: error?.error ?? MANAGE_FAILED_MESSAGE, status: response.status, code: error?.code };
   } catch {
     return { kind: 'failed', message: MANAGE_FAILED_MESSAGE, status: 0 };
   }
@@ -64,17 +79,17 @@ export function confirmRenewalPayment(token: string): Promise<ManageOutcome> {
 
 /**
  * POST an empty body to the card-setup API of `token` (Stripe mode; issue #13): resolves with the client secret of a
- * SetupIntent for the plan's Customer, or `{message}` for the donor when the server refused or could not be reached.
+ * SetupIntent for the plan's Customer, or the failure (see {@link failureText}) when the server refused or could not be reached.
  */
-export async function startCardSetup(token: string): Promise<{ clientSecret: string } | { message: string }> {
+export async function startCardSetup(token: string): Promise<{ clientSecret: string } | ManageFailure> {
   try {
     const response = await apiFetch(MANAGE_CARD_SETUP_API_PATH.replace(':token', encodeURIComponent(token)), { method: 'POST', json: {} });
     const body = (await response.json().catch(() => undefined)) as unknown;
     const answer = CardSetupAnswerSchema.safeParse(body);
     if (response.ok && answer.success) return answer.data.data;
-    if (response.status === 404) return { message: MANAGE_LINK_INVALID_MESSAGE };
-    return { message: (body as { error?: string } | undefined)?.error ?? MANAGE_FAILED_MESSAGE };
+    const error = body as { error?: string; code?: string } | undefined;
+    return { kind: 'failed', message: error?.error ?? MANAGE_FAILED_MESSAGE, status: response.status, code: error?.code };
   } catch {
-    return { message: MANAGE_FAILED_MESSAGE };
+    return { kind: 'failed', message: MANAGE_FAILED_MESSAGE, status: 0 };
   }
 }

@@ -17,28 +17,29 @@ import { ScreenHeading } from '../../components/screen-heading';
 import { usePageTitle } from '../../components/use-page-title';
 import { getSiteConfig } from '../../config/site-config';
 import { PATHS } from '../../../shared/site-paths';
-import { changePlan, confirmRenewalPayment, fetchPlan } from './manage-api';
+import { changePlan, confirmRenewalPayment, failureText, fetchPlan } from './manage-api';
 import { PlanActions } from './plan-actions';
 import { formatPlanDate, planSummaryLines } from './plan-format';
 import { AppAnchor } from '../../components/app-anchor';
-
-const SCREEN_TITLE = 'Manage Your Recurring Gift';
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
+import { useValidationMessage } from '../../components/use-validation-message';
 
 // NOTE: lazily, as the card update, so test mode loads none of the Stripe-mode modules.
 const StripePaymentConfirmation = lazy(() => import('./stripe-payment-confirmation').then((module) => ({ default: module.StripePaymentConfirmation })));
 
 /** Announced once the server recorded the renewal the donor confirmed with their bank. */
-const PAYMENT_CONFIRMED_NOTICE = 'Your payment is confirmed. Thank you! Your receipt is on its way by e-mail.';
+const PAYMENT_CONFIRMED_NOTICE = /*i18n*/ 'manage.confirmPayment.done';
 
 /** Where the page is: loading the plan, showing it (with the last change's message), or a link that does not work. */
 type PageState = { step: 'loading' } | { step: 'plan'; plan: ManagedPlan } | { step: 'failed'; message: string };
 
 /** The plan's lines as a description list, and its charges. */
 function PlanSummary({ plan }: { plan: ManagedPlan }) {
+  const { i18n, locale } = useTranslation();
   return (
     <Stack spacing={2}>
       <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'max-content 1fr' }, columnGap: 3, rowGap: 0.5, m: 0 }}>
-        {planSummaryLines(plan).map((line) => (
+        {planSummaryLines(i18n, locale, plan).map((line) => (
           <Box key={line.label} sx={{ display: 'contents' }}>
             <Typography component="dt" sx={{ fontWeight: 600 }}>
               {line.label}
@@ -50,12 +51,12 @@ function PlanSummary({ plan }: { plan: ManagedPlan }) {
         ))}
       </Box>
       <Typography component="h2" variant="h6">
-        Charges
+        {i18n._('manage.charges.heading')}
       </Typography>
       <Box component="ul" sx={{ m: 0, pl: 3 }}>
         {plan.charges.map((charge, index) => (
           <Typography component="li" key={`${charge.date}-${index}`}>
-            {formatPlanDate(charge.date)}: {formatDollars(charge.amount)} ({charge.status === 'succeeded' ? 'paid' : charge.status})
+            {i18n._('manage.charges.line', { date: formatPlanDate(charge.date, locale), amount: formatDollars(charge.amount, locale), status: charge.status })}
           </Typography>
         ))}
       </Box>
@@ -71,7 +72,11 @@ function PlanSummary({ plan }: { plan: ManagedPlan }) {
  * payment' (StripePaymentConfirmation; decision 0046).
  */
 export function ManagePlanPage() {
-  usePageTitle(SCREEN_TITLE);
+  const { i18n } = useTranslation();
+  const to = useLocalizedPath();
+  const localized = useValidationMessage();
+  const title = i18n._('manage.plan.heading');
+  usePageTitle(title);
   const { token = '' } = useParams();
   const [state, setState] = useState<PageState>({ step: 'loading' });
   const [busy, setBusy] = useState(false);
@@ -83,7 +88,7 @@ export function ManagePlanPage() {
     let live = true;
     void fetchPlan(token).then((outcome) => {
       if (!live) return;
-      setState(outcome.kind === 'plan' ? { step: 'plan', plan: outcome.plan } : { step: 'failed', message: outcome.kind === 'failed' ? outcome.message : '' });
+      setState(outcome.kind === 'plan' ? { step: 'plan', plan: outcome.plan } : { step: 'failed', message: outcome.kind === 'failed' ? failureText(i18n, outcome) : '' });
     });
     return () => {
       live = false;
@@ -107,12 +112,13 @@ export function ManagePlanPage() {
     });
     if (outcome.kind === 'plan') {
       setState({ step: 'plan', plan: outcome.plan });
-      setNotice({ severity: 'success', text: `${done} We sent you a confirmation e-mail.` });
+      setNotice({ severity: 'success', text: i18n._('manage.done', { done }) });
       return {};
     }
     // A refused field is marked at the field and announced in the notice, which takes the focus.
-    setNotice({ severity: 'error', text: outcome.message });
-    return outcome.kind === 'invalid' ? { [outcome.field.replace(/^body\./, '')]: outcome.message } : {};
+    const message = outcome.kind === 'failed' ? failureText(i18n, outcome) : (localized(outcome.message) ?? outcome.message);
+    setNotice({ severity: 'error', text: message });
+    return outcome.kind === 'invalid' ? { [outcome.field.replace(/^body\./, '')]: message } : {};
   };
 
   // Stripe.js confirmed the renewal the bank wanted authenticated: the server checks with Stripe and records it.
@@ -121,7 +127,7 @@ export function ManagePlanPage() {
     const outcome = await confirmRenewalPayment(token);
     setBusy(false);
     if (outcome.kind === 'plan') setState({ step: 'plan', plan: outcome.plan });
-    setNotice(outcome.kind === 'plan' ? { severity: 'success', text: PAYMENT_CONFIRMED_NOTICE } : { severity: 'error', text: outcome.message });
+    setNotice(outcome.kind === 'plan' ? { severity: 'success', text: i18n._(PAYMENT_CONFIRMED_NOTICE) } : { severity: 'error', text: outcome.kind === 'failed' ? failureText(i18n, outcome) : (localized(outcome.message) ?? outcome.message) });
   };
 
   return (
@@ -130,14 +136,14 @@ export function ManagePlanPage() {
         <Stack spacing={3}>
           <Stack spacing={1.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
             <AutorenewIcon color="primary" sx={{ fontSize: 56 }} />
-            <ScreenHeading>{SCREEN_TITLE}</ScreenHeading>
+            <ScreenHeading>{title}</ScreenHeading>
           </Stack>
           {notice && (
             <Alert ref={noticeRef} tabIndex={-1} severity={notice.severity} role={notice.severity === 'error' ? 'alert' : 'status'}>
               {notice.text}
             </Alert>
           )}
-          {state.step === 'loading' && <CircularProgress aria-label="Loading your gift" sx={{ alignSelf: 'center' }} />}
+          {state.step === 'loading' && <CircularProgress aria-label={i18n._('manage.loading')} sx={{ alignSelf: 'center' }} />}
           {state.step === 'failed' && (
             <Alert severity="error" role="alert">
               {state.message}
@@ -160,11 +166,11 @@ export function ManagePlanPage() {
             </>
           )}
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'center' }}>
-            <Button component={AppAnchor} to={PATHS.manage} variant="text">
-              Get My Links Again
+            <Button component={AppAnchor} to={to(PATHS.manage)} variant="text">
+              {i18n._('manage.linksAgain')}
             </Button>
-            <Button component={AppAnchor} to={PATHS.donate} variant="outlined">
-              Make a Donation
+            <Button component={AppAnchor} to={to(PATHS.donate)} variant="outlined">
+              {i18n._('receipts.donate')}
             </Button>
           </Stack>
         </Stack>

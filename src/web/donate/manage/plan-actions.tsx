@@ -4,7 +4,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { lazy, Suspense, useState, type FormEvent, type ReactNode } from 'react';
-import { CAUSE_DETAILS, CAUSES, type Cause } from '../../../shared/causes';
+import { CAUSES, type Cause, causeName } from '../../../shared/causes';
 import type { ManagedPlan, PlanChange } from '../../../shared/recurring-api';
 import type { SiteConfig } from '../../../shared/site-config';
 import { CancelPlan } from './cancel-plan';
@@ -12,6 +12,7 @@ import { PageLoading } from '../../components/page-loading';
 import type { RunChange } from './manage-api';
 import { planAmountLabel } from './plan-format';
 import { StopCoveringFee } from './stop-covering-fee';
+import { useTranslation } from '../../i18n/use-translation';
 
 // NOTE: lazily, so test mode loads none of the Stripe-mode modules, which the donation form's Stripe mode shares.
 const StripeCardUpdate = lazy(() => import('./stripe-card-update').then((module) => ({ default: module.StripeCardUpdate })));
@@ -42,6 +43,7 @@ const row = { direction: { xs: 'column', sm: 'row' }, spacing: 1.5, useFlexGap: 
  */
 export function PlanActions({ plan, token, busy, run, payments }: { plan: ManagedPlan; token: string; busy: boolean; run: RunChange; payments: SiteConfig['payments'] }) {
   const [amount, setAmount] = useState(String(plan.amount));
+  const { i18n, locale } = useTranslation();
   const [cause, setCause] = useState<Cause>(plan.cause);
   const [until, setUntil] = useState('');
   const [card, setCard] = useState({ number: '', holderName: '', expiryMonth: '', expiryYear: '', cvv: '' });
@@ -62,66 +64,66 @@ export function PlanActions({ plan, token, busy, run, payments }: { plan: Manage
 
   return (
     <Stack spacing={4}>
-      <ActionForm title="Change the amount" id="change-amount" onSubmit={() => void act({ action: 'change_amount', amount: Number(amount) }, 'Your new amount applies from your next charge.')}>
+      <ActionForm title={i18n._('manage.amount.heading')} id="change-amount" onSubmit={() => void act({ action: 'change_amount', amount: Number(amount) }, i18n._('manage.amount.done'))}>
         <Stack {...row}>
           <TextField
-            label="Amount (USD)"
+            label={i18n._('manage.amount.label')}
             value={amount}
             onChange={(event) => setAmount(event.target.value)}
             slotProps={{ htmlInput: { inputMode: 'decimal' } }}
             error={errors.amount !== undefined}
-            helperText={errors.amount ?? 'From your next charge'}
+            helperText={errors.amount ?? i18n._('manage.amount.helper')}
           />
           <Button type="submit" variant="contained" disabled={busy}>
-            Save Amount
+            {i18n._('manage.amount.save')}
           </Button>
         </Stack>
       </ActionForm>
 
       {plan.feeCovered > 0 && (
-        <StopCoveringFee feeDollars={plan.feeCovered} busy={busy} onStop={() => void act({ action: 'stop_covering_fee' }, 'Your charges no longer add the card processing fee.')} />
+        <StopCoveringFee feeDollars={plan.feeCovered} busy={busy} onStop={() => void act({ action: 'stop_covering_fee' }, i18n._('manage.fee.done'))} />
       )}
 
-      <ActionForm title="Change the cause" id="change-cause" onSubmit={() => void act({ action: 'change_cause', cause }, 'Your gift now supports the cause you chose.')}>
+      <ActionForm title={i18n._('manage.cause.heading')} id="change-cause" onSubmit={() => void act({ action: 'change_cause', cause }, i18n._('manage.cause.done'))}>
         <Stack {...row}>
-          <TextField select label="Cause" value={cause} onChange={(event) => setCause(event.target.value as Cause)} sx={{ minWidth: { sm: 280 } }}>
+          <TextField select label={i18n._('manage.cause.label')} value={cause} onChange={(event) => setCause(event.target.value as Cause)} sx={{ minWidth: { sm: 280 } }}>
             {CAUSES.map((option) => (
               <MenuItem key={option} value={option}>
-                {CAUSE_DETAILS[option].displayName}
+                {causeName(i18n, option)}
               </MenuItem>
             ))}
           </TextField>
           <Button type="submit" variant="contained" disabled={busy}>
-            Save Cause
+            {i18n._('manage.cause.save')}
           </Button>
         </Stack>
       </ActionForm>
 
       {plan.status === 'paused' ? (
-        <ActionForm title="Resume your gift" id="resume-plan" onSubmit={() => void act({ action: 'resume' }, 'Your gift is active again.')}>
-          <Typography>Your gift is paused: nothing is charged. Resume it to give again from the next date of its calendar.</Typography>
+        <ActionForm title={i18n._('manage.resume.heading')} id="resume-plan" onSubmit={() => void act({ action: 'resume' }, i18n._('manage.resume.done'))}>
+          <Typography>{i18n._('manage.resume.text')}</Typography>
           <Button type="submit" variant="contained" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
-            Resume Gift
+            {i18n._('manage.resume.button')}
           </Button>
         </ActionForm>
       ) : (
         <ActionForm
-          title="Pause your gift"
+          title={i18n._('manage.pause.heading')}
           id="pause-plan"
-          onSubmit={() => void act(until ? { action: 'pause', until } : { action: 'pause' }, until ? 'Your gift is paused until the date you chose.' : 'Your gift is paused until you resume it.')}
+          onSubmit={() => void act(until ? { action: 'pause', until } : { action: 'pause' }, until ? i18n._('manage.pause.doneUntil') : i18n._('manage.pause.done'))}
         >
           <Stack {...row}>
             <TextField
               type="date"
-              label="Pause until (optional)"
+              label={i18n._('manage.pause.label')}
               value={until}
               onChange={(event) => setUntil(event.target.value)}
               error={errors.until !== undefined}
-              helperText={errors.until ?? 'Leave empty to pause until you resume'}
+              helperText={errors.until ?? i18n._('manage.pause.helper')}
               slotProps={{ inputLabel: { shrink: true } }}
             />
             <Button type="submit" variant="contained" disabled={busy}>
-              Pause Gift
+              {i18n._('manage.pause.button')}
             </Button>
           </Stack>
         </ActionForm>
@@ -132,18 +134,18 @@ export function PlanActions({ plan, token, busy, run, payments }: { plan: Manage
           <StripeCardUpdate payments={payments} token={token} busy={busy} run={run} />
         </Suspense>
       ) : (
-        <ActionForm title="Update your card" id="update-card" onSubmit={() => void act({ action: 'update_card', creditCard: card }, 'Your new card is saved.')}>
+        <ActionForm title={i18n._('manage.card.heading')} id="update-card" onSubmit={() => void act({ action: 'update_card', creditCard: card }, i18n._('manage.card.done'))}>
           <Stack spacing={1.5}>
-            {cardField('number', 'Card Number', 'cc-number')}
-            {cardField('holderName', 'Name on Card', 'cc-name', 'text')}
+            {cardField('number', i18n._('card.number'), 'cc-number')}
+            {cardField('holderName', i18n._('manage.card.holderName'), 'cc-name', 'text')}
             <Stack {...row}>
-              {cardField('expiryMonth', 'Expiry Month (MM)', 'cc-exp-month')}
-              {cardField('expiryYear', 'Expiry Year (YYYY)', 'cc-exp-year')}
-              {cardField('cvv', 'CVV', 'cc-csc')}
+              {cardField('expiryMonth', i18n._('manage.card.expiryMonth'), 'cc-exp-month')}
+              {cardField('expiryYear', i18n._('manage.card.expiryYear'), 'cc-exp-year')}
+              {cardField('cvv', i18n._('card.cvv'), 'cc-csc')}
             </Stack>
             {errors.creditCard && <Typography color="error">{errors.creditCard}</Typography>}
             <Button type="submit" variant="contained" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
-              Update Card
+              {i18n._('manage.card.button')}
             </Button>
           </Stack>
         </ActionForm>
@@ -151,10 +153,10 @@ export function PlanActions({ plan, token, busy, run, payments }: { plan: Manage
 
       <Stack spacing={1.5}>
         <Typography component="h2" variant="h6">
-          Cancel your gift
+          {i18n._('manage.cancel.heading')}
         </Typography>
-        <Typography>Cancelling stops every future charge.</Typography>
-        <CancelPlan giftLabel={planAmountLabel(plan)} busy={busy} onConfirm={() => void act({ action: 'cancel' }, 'Your gift is cancelled. Nothing more will be charged.')} />
+        <Typography>{i18n._('manage.cancel.intro')}</Typography>
+        <CancelPlan giftLabel={planAmountLabel(i18n, locale, plan)} busy={busy} onConfirm={() => void act({ action: 'cancel' }, i18n._('manage.cancel.done'))} />
       </Stack>
     </Stack>
   );

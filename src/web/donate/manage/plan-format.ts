@@ -1,41 +1,49 @@
+import type { I18n } from '@lingui/core';
 import { CARD_BRAND_NAMES } from '../../../shared/card';
-import { CAUSE_DETAILS } from '../../../shared/causes';
-import { FREQUENCY_ADJECTIVES } from '../../../shared/frequencies';
+import { causeName } from '../../../shared/causes';
+import { amountWithFrequency } from '../../../shared/frequencies';
+import type { Locale } from '../../../shared/i18n/locales';
 import { formatDollars } from '../../../shared/money';
 import type { ManagedPlan } from '../../../shared/recurring-api';
 
-/** How the manage page words a plan (issue #13); dates are UTC calendar dates, as the server sends them. */
+/**
+ * How the manage page words a plan (issue #13), in the page's language (issue #24); dates are UTC calendar dates,
+ * as the server sends them.
+ */
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
-
-/** `February 28, 2027` for `2027-02-28` (UTC). */
-export function formatPlanDate(date: string): string {
-  return dateFormat.format(new Date(`${date}T00:00:00Z`));
+/** `February 28, 2027` / `28 de febrero de 2027` for `2027-02-28` (UTC), as `locale` writes dates (Intl). */
+export function formatPlanDate(date: string, locale: Locale): string {
+  return new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' }).format(new Date(date));
 }
 
-/** `$30 monthly`. */
-export function planAmountLabel(plan: Pick<ManagedPlan, 'amount' | 'frequency'>): string {
-  return `${formatDollars(plan.amount)} ${FREQUENCY_ADJECTIVES[plan.frequency]}`;
+/** `$30 monthly` / `30 US$ al mes`. */
+export function planAmountLabel(i18n: I18n, locale: Locale, plan: Pick<ManagedPlan, 'amount' | 'frequency'>): string {
+  return amountWithFrequency(i18n, formatDollars(plan.amount, locale), plan.frequency);
 }
 
-/** The status as the donor reads it. */
-export const PLAN_STATUS_TEXT: Record<ManagedPlan['status'], string> = {
-  active: 'Active',
-  past_due: 'Payment failed: we will try again',
-  paused: 'Paused',
-  cancelled: 'Cancelled',
+/** The catalogue id of each status as the donor reads it. */
+const PLAN_STATUS_IDS: Record<ManagedPlan['status'], string> = {
+  active: /*i18n*/ 'manage.status.active',
+  past_due: /*i18n*/ 'manage.status.pastDue',
+  paused: /*i18n*/ 'manage.status.paused',
+  cancelled: /*i18n*/ 'manage.status.cancelled',
 };
 
-/** The status of a plan whose renewal waits for the donor to confirm it with their bank (Stripe's authentication_required). */
-export const PAYMENT_TO_CONFIRM_STATUS = 'Payment waiting for your confirmation';
+/** The plan's status line: paused until a date, a renewal waiting for the bank's confirmation, or its status. */
+function statusText(i18n: I18n, locale: Locale, plan: ManagedPlan): string {
+  if (plan.pausedUntil) return i18n._('manage.status.pausedUntil', { date: formatPlanDate(plan.pausedUntil, locale) });
+  if (plan.paymentToConfirm) return i18n._('manage.status.paymentToConfirm');
+  return i18n._(PLAN_STATUS_IDS[plan.status]);
+}
 
-/** The labelled lines of the plan's summary. */
-export function planSummaryLines(plan: ManagedPlan): Array<{ label: string; value: string }> {
+/** The labelled lines of the plan's summary, in `i18n`'s language. Card brands are proper names (issue #24). */
+export function planSummaryLines(i18n: I18n, locale: Locale, plan: ManagedPlan): Array<{ label: string; value: string }> {
+  const brand = plan.card.brand === 'unknown' ? i18n._('card.brandUnknown') : CARD_BRAND_NAMES[plan.card.brand];
   return [
-    { label: 'Gift', value: planAmountLabel(plan) },
-    { label: 'Cause', value: CAUSE_DETAILS[plan.cause].displayName },
-    { label: 'Status', value: plan.pausedUntil ? `Paused until ${formatPlanDate(plan.pausedUntil)}` : plan.paymentToConfirm ? PAYMENT_TO_CONFIRM_STATUS : PLAN_STATUS_TEXT[plan.status] },
-    { label: 'Next charge', value: plan.nextChargeOn ? formatPlanDate(plan.nextChargeOn) : 'None' },
-    { label: 'Card', value: `${CARD_BRAND_NAMES[plan.card.brand]} ending in ${plan.card.last4}` },
+    { label: i18n._('manage.summary.gift'), value: planAmountLabel(i18n, locale, plan) },
+    { label: i18n._('manage.summary.cause'), value: causeName(i18n, plan.cause) },
+    { label: i18n._('manage.summary.status'), value: statusText(i18n, locale, plan) },
+    { label: i18n._('manage.summary.nextCharge'), value: plan.nextChargeOn ? formatPlanDate(plan.nextChargeOn, locale) : i18n._('manage.summary.none') },
+    { label: i18n._('manage.summary.card'), value: i18n._('manage.summary.cardEnding', { brand, last4: plan.card.last4 }) },
   ];
 }

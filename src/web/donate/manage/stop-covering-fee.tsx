@@ -3,6 +3,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { FormEvent } from 'react';
 import { formatDollars } from '../../../shared/money';
+import { useTranslation } from '../../i18n/use-translation';
 
 /**
  * The manage page's form that turns fee coverage off (issue #23, section 2: "Recurring gifts keep the choice for every
@@ -14,14 +15,15 @@ export function StopCoveringFee({ feeDollars, busy, onStop }: { feeDollars: numb
     event.preventDefault();
     onStop();
   };
+  const { i18n, locale } = useTranslation();
   return (
     <Stack component="form" noValidate onSubmit={submit} spacing={1.5} aria-labelledby="stop-covering-fee">
       <Typography component="h2" variant="h6" id="stop-covering-fee">
-        Card processing fee
+        {i18n._('manage.fee.heading')}
       </Typography>
-      <Typography>Each charge adds {formatDollars(feeDollars)} to cover the card processing fee, so the reef receives your whole gift.</Typography>
+      <Typography>{i18n._('manage.fee.text', { fee: formatDollars(feeDollars, locale) })}</Typography>
       <Button type="submit" variant="outlined" disabled={busy} sx={{ alignSelf: 'flex-start' }}>
-        Stop Covering the Fee
+        {i18n._('manage.fee.stop')}
       </Button>
     </Stack>
   );

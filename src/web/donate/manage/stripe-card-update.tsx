@@ -2,14 +2,14 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Suspense, useState, type FormEvent } from 'react';
-import { SETUP_INTENT_NOT_SAVED_MESSAGE } from '../../../shared/recurring-api';
 import { PageLoading } from '../../components/page-loading';
 import { readCspNonce } from '../../emotion-cache';
 import { StripeCheckoutProvider, useStripeAppearance } from '../form/stripe/lazy-stripe-checkout';
 import type { StripeCheckout } from '../form/stripe/stripe-checkout';
 import { StripePaymentField } from '../form/stripe/stripe-payment-field';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from '../form/stripe/stripe-payments';
-import { startCardSetup, type RunChange } from './manage-api';
+import { failureText, startCardSetup, type RunChange } from './manage-api';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** What the card form needs from the page: the plan's token, whether a change is under way, and how to post one. */
 interface CardUpdateProps {
@@ -26,15 +26,16 @@ interface CardUpdateProps {
 function CardSetupForm({ checkout, token, busy, run }: CardUpdateProps & { checkout: StripeCheckout }) {
   const [error, setError] = useState<string>();
   const [saving, setSaving] = useState(false);
+  const { i18n } = useTranslation();
   const save = async () => {
     const cardCheck = checkout.submitCard();
-    if (!cardCheck) return setError(checkout.loadFailed ? STRIPE_JS_FAILED_MESSAGE : STRIPE_NOT_READY_MESSAGE);
+    if (!cardCheck) return setError(i18n._(checkout.loadFailed ? STRIPE_JS_FAILED_MESSAGE : STRIPE_NOT_READY_MESSAGE));
     if ((await cardCheck).error) return setError(undefined);
     const setup = await startCardSetup(token);
-    if ('message' in setup) return setError(setup.message);
+    if ('kind' in setup) return setError(failureText(i18n, setup));
     const confirmed = await checkout.confirmSetup(setup.clientSecret);
-    if (confirmed.error) return setError(confirmed.error.message ?? SETUP_INTENT_NOT_SAVED_MESSAGE);
-    const fieldErrors = await run({ action: 'use_setup_intent', setupIntentId: confirmed.setupIntent.id }, 'Your new card is saved.');
+    if (confirmed.error) return setError(confirmed.error.message ?? i18n._('error.setup_intent_not_saved'));
+    const fieldErrors = await run({ action: 'use_setup_intent', setupIntentId: confirmed.setupIntent.id }, i18n._('manage.card.done'));
     return setError(fieldErrors.setupIntentId);
   };
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -45,7 +46,7 @@ function CardSetupForm({ checkout, token, busy, run }: CardUpdateProps & { check
   return (
     <Stack component="form" noValidate onSubmit={submit} spacing={1.5} aria-labelledby="update-card">
       <Typography component="h2" variant="h6" id="update-card">
-        Update your card
+        {i18n._('manage.card.heading')}
       </Typography>
       <StripePaymentField checkout={checkout} />
       {error && (
@@ -54,7 +55,7 @@ function CardSetupForm({ checkout, token, busy, run }: CardUpdateProps & { check
         </Typography>
       )}
       <Button type="submit" variant="contained" disabled={busy || saving || !checkout.ready} sx={{ alignSelf: 'flex-start' }}>
-        Update Card
+        {i18n._('manage.card.button')}
       </Button>
     </Stack>
   );

@@ -9,9 +9,10 @@ import { readCspNonce } from '../../emotion-cache';
 import { STRIPE_JS_FAILED_MESSAGE, type StripePayments } from '../form/stripe/stripe-payments';
 import { useStripeJs } from '../form/stripe/use-stripe-js';
 import { formatPlanDate } from './plan-format';
+import { useTranslation } from '../../i18n/use-translation';
 
 /** Shown when Stripe.js answers an error without a message. */
-const NOT_CONFIRMED_MESSAGE = 'Your payment was not confirmed. Please try again.';
+const NOT_CONFIRMED_MESSAGE = /*i18n*/ 'manage.confirmPayment.notConfirmed';
 
 /** What the confirmation needs from the page. */
 interface StripePaymentConfirmationProps {
@@ -36,7 +37,8 @@ export function StripePaymentConfirmation({ payments, payment, busy, onConfirmed
   const { stripe, failed } = useStripeJs(payments, nonce);
   const [error, setError] = useState<string>();
   const [confirming, setConfirming] = useState(false);
-  const amount = formatDollars(payment.amount);
+  const { i18n, locale } = useTranslation();
+  const amount = formatDollars(payment.amount, locale);
 
   const confirm = async () => {
     if (!stripe) return;
@@ -50,8 +52,8 @@ export function StripePaymentConfirmation({ payments, payment, busy, onConfirmed
           confirmParams: { payment_method: payment.paymentMethodId, return_url: window.location.href },
           redirect: 'if_required',
         })
-        .catch(() => ({ error: { message: NOT_CONFIRMED_MESSAGE } }));
-      if (result.error) setError(result.error.message ?? NOT_CONFIRMED_MESSAGE);
+        .catch(() => ({ error: { message: i18n._(NOT_CONFIRMED_MESSAGE) } }));
+      if (result.error) setError(result.error.message ?? i18n._(NOT_CONFIRMED_MESSAGE));
       else await onConfirmed();
     } finally {
       setConfirming(false);
@@ -61,19 +63,18 @@ export function StripePaymentConfirmation({ payments, payment, busy, onConfirmed
   return (
     <Stack component="section" spacing={1.5} aria-labelledby="confirm-payment">
       <Typography component="h2" variant="h6" id="confirm-payment">
-        Confirm your payment
+        {i18n._('manage.confirmPayment.heading')}
       </Typography>
       <Typography>
-        Your bank asks you to confirm the {amount} payment of your gift due on {formatPlanDate(payment.dueOn)}. Nothing has been charged yet. Your bank may ask
-        you to approve it in a window that opens here.
+        {i18n._('manage.confirmPayment.text', { amount, date: formatPlanDate(payment.dueOn, locale) })}
       </Typography>
       {(error ?? failed) && (
         <Alert severity="error" role="alert">
-          {error ?? STRIPE_JS_FAILED_MESSAGE}
+          {error ?? i18n._(STRIPE_JS_FAILED_MESSAGE)}
         </Alert>
       )}
       <Button variant="contained" onClick={() => void confirm()} disabled={busy || confirming || !stripe} sx={{ alignSelf: 'flex-start' }}>
-        Confirm Payment of {amount}
+        {i18n._('manage.confirmPayment.button', { amount })}
       </Button>
     </Stack>
   );

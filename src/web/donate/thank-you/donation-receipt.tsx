@@ -1,11 +1,10 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { DonationResult } from '../../../shared/donation';
-import { FREQUENCY_ADJECTIVES } from '../../../shared/frequencies';
+import { amountWithFrequency } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
 import { amountRows } from './fee-coverage-rows';
-
-const nextChargeFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+import { useTranslation } from '../../i18n/use-translation';
 
 /**
  * The donation's details on the thank-you page (spec section 2): amount, donor name and
@@ -14,16 +13,18 @@ const nextChargeFormat = new Intl.DateTimeFormat('en-US', { year: 'numeric', mon
  */
 export function DonationReceipt({ result }: { result: DonationResult }) {
   const { recurring } = result;
+  const { i18n, locale } = useTranslation();
+  const nextChargeFormat = new Intl.DateTimeFormat(locale, { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
   const rows = [
-    ...amountRows(result),
+    ...amountRows(i18n, locale, result),
     ...(recurring
       ? [
-          { term: 'Recurring gift', value: `${formatDollars(result.amount)} ${FREQUENCY_ADJECTIVES[recurring.frequency]}` },
-          { term: 'Next charge', value: nextChargeFormat.format(new Date(`${recurring.nextChargeOn}T00:00:00Z`)) },
+          { term: i18n._('thankYou.recurringGift'), value: amountWithFrequency(i18n, formatDollars(result.amount, locale), recurring.frequency) },
+          { term: i18n._('thankYou.nextCharge'), value: nextChargeFormat.format(new Date(recurring.nextChargeOn)) },
         ]
       : []),
-    { term: 'Donor', value: result.donorName },
-    { term: 'Transaction ID', value: result.transactionId },
+    { term: i18n._('thankYou.donor'), value: result.donorName },
+    { term: i18n._('thankYou.transactionId'), value: result.transactionId },
   ];
   return (
     <Box

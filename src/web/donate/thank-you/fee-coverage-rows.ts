@@ -1,5 +1,7 @@
 import type { DonationResult } from '../../../shared/donation';
 import { formatDollars } from '../../../shared/money';
+import type { I18n } from '@lingui/core';
+import type { Locale } from '../../../shared/i18n/locales';
 
 /** A row of the thank-you page's details: its term and value. */
 export interface DetailRow {
@@ -13,14 +15,15 @@ export function giftDollarsOf(result: Pick<DonationResult, 'amount' | 'feeCovere
 }
 
 /**
- * The rows of the amount on the thank-you page (issue #23, section 2: it shows "the gift, the fee covered and the
- * total"): 'Gift', 'Card fee covered' and 'Total charged' when the donor covered the fee; else 'Amount' alone.
+ * The rows of the amount on the thank-you page in `i18n`'s language, amounts formatted for `locale` (issue #23,
+ * section 2: it shows "the gift, the fee covered and the total"): 'Gift', 'Card fee covered' and 'Total charged'
+ * when the donor covered the fee; else 'Amount' alone.
  */
-export function amountRows(result: Pick<DonationResult, 'amount' | 'feeCovered'>): DetailRow[] {
-  if (!result.feeCovered) return [{ term: 'Amount', value: formatDollars(result.amount) }];
+export function amountRows(i18n: I18n, locale: Locale, result: Pick<DonationResult, 'amount' | 'feeCovered'>): DetailRow[] {
+  if (!result.feeCovered) return [{ term: i18n._('thankYou.amount'), value: formatDollars(result.amount, locale) }];
   return [
-    { term: 'Gift', value: formatDollars(giftDollarsOf(result)) },
-    { term: 'Card fee covered', value: formatDollars(result.feeCovered) },
-    { term: 'Total charged', value: formatDollars(result.amount) },
+    { term: i18n._('thankYou.gift'), value: formatDollars(giftDollarsOf(result), locale) },
+    { term: i18n._('thankYou.feeCovered'), value: formatDollars(result.feeCovered, locale) },
+    { term: i18n._('thankYou.totalCharged'), value: formatDollars(result.amount, locale) },
   ];
 }

@@ -6,6 +6,7 @@ import Stack from '@mui/material/Stack';
 import { NEW_TAB_HINT_ID } from '../../components/new-tab-hint';
 import { SHARE_MESSAGE } from '../../content/site-copy';
 import { emailShareUrl, facebookShareUrl, tweetIntentUrl } from './share-links';
+import { useTranslation } from '../../i18n/use-translation';
 
 /**
  * The thank-you page's share buttons (spec section 2; issue #2): links named 'Facebook' and 'Tweet'
@@ -13,6 +14,7 @@ import { emailShareUrl, facebookShareUrl, tweetIntentUrl } from './share-links';
  * link. All share `url` (the deployment's PUBLIC_URL).
  */
 export function ShareButtons({ url }: { url: string }) {
+  const { i18n } = useTranslation();
   const newTab = { target: '_blank', rel: 'noopener noreferrer', 'aria-describedby': NEW_TAB_HINT_ID } as const;
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} useFlexGap sx={{ justifyContent: 'center' }}>
@@ -20,10 +22,10 @@ export function ShareButtons({ url }: { url: string }) {
         Facebook
       </Button>
       <Button variant="outlined" startIcon={<XIcon />} href={tweetIntentUrl(SHARE_MESSAGE.text, url)} {...newTab}>
-        Tweet
+        {i18n._('thankYou.shareTweet')}
       </Button>
       <Button variant="outlined" startIcon={<EmailIcon />} href={emailShareUrl(SHARE_MESSAGE.subject, SHARE_MESSAGE.text, url)}>
-        Email
+        {i18n._('thankYou.shareEmail')}
       </Button>
     </Stack>
   );

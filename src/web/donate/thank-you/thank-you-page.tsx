@@ -13,7 +13,6 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Navigate, useNavigate } from 'react-router';
 import { conservationFact, thankYouImpactMessage } from '../../../shared/impact';
-import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import { NEW_TAB_HINT_ID, NewTabHint } from '../../components/new-tab-hint';
 import { ScreenHeading } from '../../components/screen-heading';
 import { StatList } from '../../components/stat-list';
@@ -22,15 +21,14 @@ import { getSiteConfig } from '../../config/site-config';
 import { THANK_YOU_STATS } from '../../content/site-copy';
 import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
-import { useTranslation } from '../../i18n/use-translation';
+import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
+import { Trans } from '@lingui/react';
 import { DonationReceipt } from './donation-receipt';
 import { NextStepsList } from './next-steps-list';
 import { ShareButtons } from './share-buttons';
 import { AppAnchor } from '../../components/app-anchor';
 import { rememberedCampaign } from '../../state/campaign-memory';
 import { campaignShareUrl } from './campaign-share';
-
-const SCREEN_TITLE = 'Thank You!';
 
 /**
  * The thank-you page, /donate/thank-you (spec section 2): the outcome with a 'Test Transaction'
@@ -43,15 +41,17 @@ const SCREEN_TITLE = 'Thank You!';
  */
 export function ThankYouPage() {
   const { i18n } = useTranslation();
+  const to = useLocalizedPath();
   const { result, clearAll } = useDonationStore();
   const navigate = useNavigate();
-  usePageTitle(SCREEN_TITLE);
-  if (!result) return <Navigate to={PATHS.donate} replace />;
+  const title = i18n._('thankYou.heading');
+  usePageTitle(title);
+  if (!result) return <Navigate to={to(PATHS.donate)} replace />;
   const { organizationUrl, publicUrl } = getSiteConfig();
 
   const donateAgain = () => {
     clearAll();
-    void navigate(PATHS.donate);
+    void navigate(to(PATHS.donate));
   };
 
   return (
@@ -61,11 +61,11 @@ export function ThankYouPage() {
         <Stack spacing={4}>
           <Stack spacing={1.5} sx={{ alignItems: 'center', textAlign: 'center' }}>
             <CheckCircleIcon color="success" sx={{ fontSize: 64 }} />
-            <ScreenHeading>{SCREEN_TITLE}</ScreenHeading>
-            <Typography sx={{ fontSize: '1.125rem' }}>Your donation has been processed successfully</Typography>
+            <ScreenHeading>{title}</ScreenHeading>
+            <Typography sx={{ fontSize: '1.125rem' }}>{i18n._('thankYou.processed')}</Typography>
             {result.isTestPayment && (
               <Chip
-                label="Test Transaction"
+                label={i18n._('thankYou.testTransaction')}
                 sx={{ bgcolor: '#fff3e0', color: '#7a3e00', border: '1px solid #ffb74d', fontWeight: 600 }}
               />
             )}
@@ -83,16 +83,15 @@ export function ThankYouPage() {
                 aria-describedby={NEW_TAB_HINT_ID}
                 startIcon={<PictureAsPdfIcon />}
               >
-                {DOWNLOAD_RECEIPT_LABEL}
+                {i18n._('thankYou.downloadReceipt')}
               </Button>
             )}
             <Typography color="text.secondary">
-              Lost your receipt?{' '}
               {/* NOTE: inline-block with a 24 px line, so the link is a 24 px target (WCAG 2.5.8) like the page's others. */}
-              <Link component={AppAnchor} to={PATHS.receipts} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}>
-                Get your receipts again
-              </Link>{' '}
-              with the email address you gave.
+              <Trans
+                id="thankYou.lostReceipt"
+                components={{ 0: <Link component={AppAnchor} to={to(PATHS.receipts)} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }} /> }}
+              />
             </Typography>
           </Stack>
 
@@ -102,7 +101,7 @@ export function ThankYouPage() {
               <LightbulbIcon sx={{ color: 'secondary.main', mt: 0.25 }} />
               <Typography>
                 <Box component="strong" sx={{ display: 'block' }}>
-                  Did you know?
+                  {i18n._('thankYou.didYouKnow')}
                 </Box>
                 {conservationFact(i18n, result.amount)}
               </Typography>
@@ -113,21 +112,21 @@ export function ThankYouPage() {
 
           <section aria-labelledby="next-steps-heading">
             <Typography variant="h2" id="next-steps-heading" sx={{ mb: 1 }}>
-              What Happens Next
+              {i18n._('thankYou.nextStepsHeading')}
             </Typography>
             <NextStepsList />
           </section>
 
           <section aria-labelledby="reef-stats-heading">
             <Typography variant="h2" id="reef-stats-heading" sx={{ mb: 2 }}>
-              The Reef You Are Helping Protect
+              {i18n._('thankYou.statsHeading')}
             </Typography>
             <StatList stats={THANK_YOU_STATS} />
           </section>
 
           <section aria-labelledby="share-heading">
             <Typography variant="h2" id="share-heading" sx={{ mb: 2, textAlign: 'center' }}>
-              Spread the Word
+              {i18n._('thankYou.shareHeading')}
             </Typography>
             <ShareButtons url={campaignShareUrl(publicUrl, rememberedCampaign())} />
           </section>
@@ -136,7 +135,7 @@ export function ThankYouPage() {
 
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} useFlexGap sx={{ justifyContent: 'center' }}>
             <Button variant="contained" size="large" onClick={donateAgain}>
-              Make Another Donation
+              {i18n._('thankYou.donateAgain')}
             </Button>
             <Button
               variant="outlined"
@@ -147,7 +146,7 @@ export function ThankYouPage() {
               aria-describedby={NEW_TAB_HINT_ID}
               endIcon={<OpenInNewIcon />}
             >
-              Learn More About Our Work
+              {i18n._('thankYou.learnMore')}
             </Button>
           </Stack>
         </Stack>

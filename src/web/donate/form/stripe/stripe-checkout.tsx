@@ -3,6 +3,7 @@ import type { SetupIntentResult, StripeElementsOptions, StripeError } from '@str
 import { type ReactNode, useMemo, useState } from 'react';
 import type { StripePayments } from './stripe-payments';
 import { useStripeJs } from './use-stripe-js';
+import { useTranslation } from '../../../i18n/use-translation';
 
 // NOTE: this module and what it imports are the Stripe-mode chunk: Stripe's libraries and React only. Anything the
 // landing screen also loads (MUI, the router...) imported from here would split /donate's chunks and cost the
@@ -84,10 +85,12 @@ export interface StripeCheckoutProviderProps {
  * Loads Stripe.js from the deployment's `stripeJsUrl` and renders `children` inside an `<Elements>` group of deferred
  * intent creation (Stripe: "Collect payment details before creating an Intent"), USD: `mode: 'payment'` with the
  * amount in cents and the card saved for renewals of a recurring gift, or `mode: 'setup'` for off-session use. Hands
- * `children` the {@link StripeCheckout}.
+ * `children` the {@link StripeCheckout}. Stripe's own fields and messages (declines) speak the page's language
+ * (Elements' `locale`, issue #24).
  */
 export function StripeCheckoutProvider({ payments, nonce, intent, appearance, children }: StripeCheckoutProviderProps) {
   const { stripe, failed } = useStripeJs(payments, nonce);
+  const { locale } = useTranslation();
   const amountCents = intent.mode === 'payment' ? intent.amountCents : undefined;
   const savesCard = intent.mode === 'setup' || intent.recurring;
   const options = useMemo<StripeElementsOptions>(
@@ -95,9 +98,10 @@ export function StripeCheckoutProvider({ payments, nonce, intent, appearance, ch
       ...(amountCents === undefined ? { mode: 'setup' as const } : { mode: 'payment' as const, amount: amountCents }),
       currency: 'usd',
       appearance,
+      locale,
       ...(savesCard ? { setupFutureUsage: 'off_session' as const } : {}),
     }),
-    [amountCents, savesCard, appearance],
+    [amountCents, savesCard, appearance, locale],
   );
   return (
     <Elements stripe={stripe} options={options}>

@@ -18,6 +18,7 @@ import { StripeCheckoutProvider, useStripeAppearance } from './lazy-stripe-check
 import { createPaymentIntentAttempt } from './payment-intent-attempt';
 import type { StripeCheckout } from './stripe-checkout';
 import { StripePaymentField } from './stripe-payment-field';
+import { useTranslation } from '../../../i18n/use-translation';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from './stripe-payments';
 
 /** Stripe.js errors after which the intent can be confirmed again with another card (Stripe: "Error types"). */
@@ -35,6 +36,7 @@ const returnUrl = () => new URL(PATHS.donationForm, window.location.href).href;
  */
 function StripeCheckoutForm({ selection, checkout, coverFee }: { selection: DonationSelection; checkout: StripeCheckout; coverFee: boolean }) {
   const [intents] = useState(() => createPaymentIntentAttempt(createPaymentIntent));
+  const { i18n, locale } = useTranslation();
   const form = useForm({
     resolver: zodResolver(DonorDetailsFormSchema),
     mode: 'onTouched',
@@ -42,9 +44,9 @@ function StripeCheckoutForm({ selection, checkout, coverFee }: { selection: Dona
   });
 
   const pay = async (values: DonorDetailsFormValues, cardCheck: ReturnType<StripeCheckout['submitCard']>, keyFor: (payload: unknown) => string) => {
-    if (!cardCheck) throw new Error(checkout.loadFailed ? STRIPE_JS_FAILED_MESSAGE : STRIPE_NOT_READY_MESSAGE);
+    if (!cardCheck) throw new Error(i18n._(checkout.loadFailed ? STRIPE_JS_FAILED_MESSAGE : STRIPE_NOT_READY_MESSAGE));
     if ((await cardCheck).error) return undefined;
-    const submission = toCardlessSubmission(selection, values, { coverFee, campaign: rememberedCampaign() });
+    const submission = toCardlessSubmission(selection, values, { coverFee, campaign: rememberedCampaign(), locale });
     const { amount, coverFee: coversFee, ...donation } = submission;
     const current = await intents.intentFor({ amount, coverFee: coversFee, donation });
     const { paymentIntentId, clientSecret } = current.intent;

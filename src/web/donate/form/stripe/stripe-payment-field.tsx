@@ -5,6 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { SxProps, Theme } from '@mui/material/styles';
 import type { StripeCheckout } from './stripe-checkout';
 import { STRIPE_JS_FAILED_MESSAGE } from './stripe-payments';
+import { useTranslation } from '../../../i18n/use-translation';
 
 /** Props of {@link StripePaymentField}. */
 export interface StripePaymentFieldProps {
@@ -18,10 +19,11 @@ export interface StripePaymentFieldProps {
  * 'Loading secure card form...' status shows; if Stripe.js cannot be loaded, an error says so.
  */
 export function StripePaymentField({ sx, checkout: { loadFailed, ready, paymentElement } }: StripePaymentFieldProps) {
+  const { i18n } = useTranslation();
   if (loadFailed) {
     return (
       <Alert severity="error" sx={sx}>
-        {STRIPE_JS_FAILED_MESSAGE}
+        {i18n._(STRIPE_JS_FAILED_MESSAGE)}
       </Alert>
     );
   }
@@ -30,7 +32,7 @@ export function StripePaymentField({ sx, checkout: { loadFailed, ready, paymentE
       {!ready && (
         <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, py: 2, color: 'text.secondary' }}>
           <CircularProgress size={20} aria-hidden />
-          <Typography variant="body2">Loading secure card form...</Typography>
+          <Typography variant="body2">{i18n._('card.stripeLoading')}</Typography>
         </Box>
       )}
       {paymentElement}
