@@ -81,7 +81,7 @@ export const DECLINE_ERROR_CODES = [
 /**
  * Every stable `code` of an API failure on the donor's routes (issue #24; decision 0094): the decline codes, then the
  * server's own. The page shows its message for a code in its own language (`error.<code>`); the English `error`
- * beside it stays the spec's. Staff and operator routes answer no code.
+ * beside it stays the spec's. Messages only the staff or operator routes answer have no code here.
  */
 export const API_ERROR_CODES = [
   ...DECLINE_ERROR_CODES,
@@ -131,7 +131,8 @@ export function publicDeclineCode(declineCode: string): ApiErrorCode {
 export const ApiErrorSchema = z.object({
   success: z.literal(false),
   error: z.string(),
-  code: z.enum(API_ERROR_CODES).optional(),
+  // NOTE: a string, not API_ERROR_CODES: the staff routes answer codes of their own (staff/identity-api.ts).
+  code: z.string().optional(),
   fieldErrors: z.record(z.string(), z.string()).optional(),
 });
 /** A failed API answer. */

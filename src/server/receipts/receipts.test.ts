@@ -83,7 +83,7 @@ describe('a donation gets its receipt', () => {
     for (const url of [altered, `/api/receipts/pdf/${forged}`, `/api/receipts/pdf/${expired}`, '/api/receipts/pdf/nothing']) {
       const refused = await t.app.inject({ method: 'GET', url });
       expect(refused.statusCode, url).toBe(404);
-      expect(refused.json()).toEqual({ success: false, error: 'Not found.' });
+      expect(refused.json()).toEqual({ success: false, error: 'Not found.', code: 'not_found' });
     }
   });
 
