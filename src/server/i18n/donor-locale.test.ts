@@ -56,5 +56,4 @@ describe('the donor locale', () => {
     expect(body).toMatchObject({ code: 'invalid_input', fieldErrors: { locale: 'locale must be one of: en, es' } });
     expect(await t.countDonations()).toBe(0);
   });
-
 });
