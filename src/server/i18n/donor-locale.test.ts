@@ -1,4 +1,8 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { asc, isNotNull } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiErrorSchema } from '../../shared/api';
 import { donations, recurringPlans } from '../db/schema';
@@ -12,12 +16,21 @@ import { createTestApp, validSubmission, type TestApp } from '../testing/test-ap
 
 const clock = manualClock(new Date('2027-01-10T15:00:00Z'));
 let t: TestApp;
+let mailDir: string;
 beforeAll(async () => {
-  t = await createTestApp({ clock });
+  mailDir = await mkdtemp(path.join(tmpdir(), 'donor-locale-mail-'));
+  t = await createTestApp({ clock, env: { MAIL_DIR: mailDir, PUBLIC_URL: 'https://give.example.org' } });
 });
 afterAll(async () => {
   await t?.close();
+  await rm(mailDir, { recursive: true, force: true });
 });
+
+/** The e-mails the relay wrote into MAIL_DIR so far, parsed. */
+async function mails() {
+  const files = (await readdir(mailDir)).filter((file) => file.endsWith('.eml'));
+  return Promise.all(files.map(async (file) => simpleParser(await readFile(path.join(mailDir, file)))));
+}
 beforeEach(async () => {
   await t.reset();
 });
@@ -40,6 +53,15 @@ describe('the donor locale', () => {
       { period: 0, status: 'succeeded', locale: 'es' },
       { period: 1, status: 'succeeded', locale: 'es' },
     ]);
+    // The renewal's notice (its receipt) a month later is Spanish too, with the Spanish manage page's link.
+    await t.app.mail.relayDue();
+    const sent = await mails();
+    expect(sent.map((mail) => mail.subject)).toEqual([expect.stringMatching(/^Tu recibo .*25\sUS\$/), expect.stringMatching(/^Tu recibo .*25\sUS\$/)]);
+    for (const mail of sent) {
+      expect(mail.html).toMatch(/https:\/\/give\.example\.org\/es\/donate\/manage\/[\w.-]+/);
+      expect(mail.html).toContain('Administra tu donación recurrente');
+      expect(mail.text).toContain('Próximo cobro');
+    }
   });
 
   it('a gift without a locale is stored in English', async () => {
