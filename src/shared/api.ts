@@ -64,6 +64,64 @@ export const CreatePaymentIntentSuccessSchema = z.object({
 export type CreatePaymentIntentSuccess = z.infer<typeof CreatePaymentIntentSuccessSchema>;
 
 /**
+ * Card decline codes a donor may see as `code` (issue #24; Stripe's decline codes, docs.stripe.com/declines/codes).
+ * Any other decline (lost_card, stolen_card, fraudulent...) answers `card_declined`: a card tester or thief learns no
+ * more than "declined" (PCI DSS; Stripe's advice not to reveal those reasons).
+ */
+export const DECLINE_ERROR_CODES = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'processing_error',
+  'incorrect_number',
+  'test_mode_live_card',
+] as const;
+
+/**
+ * Every stable `code` of an API failure on the donor's routes (issue #24; decision 0094): the decline codes, then the
+ * server's own. The page shows its message for a code in its own language (`error.<code>`); the English `error`
+ * beside it stays the spec's. Messages only the staff or operator routes answer have no code here.
+ */
+export const API_ERROR_CODES = [
+  ...DECLINE_ERROR_CODES,
+  'too_many_attempts',
+  'invalid_input',
+  'invalid_json',
+  'csrf_failed',
+  'foreign_origin',
+  'not_found',
+  'payload_too_large',
+  'unsupported_media_type',
+  'internal_error',
+  'service_unavailable',
+  'invalid_idempotency_key',
+  'idempotency_in_flight',
+  'idempotency_mismatch',
+  'payment_being_confirmed',
+  'payment_not_found',
+  'amount_mismatch',
+  'payment_not_completed',
+  'card_data_refused',
+  'plan_charge_under_way',
+  'plan_change_not_allowed',
+  'pause_date_in_past',
+  'pause_date_too_far',
+  'payment_not_confirmed',
+  'setup_intent_not_saved',
+] as const;
+/** One of {@link API_ERROR_CODES}. */
+export type ApiErrorCode = (typeof API_ERROR_CODES)[number];
+
+/**
+ * The `code` a donor sees for a gateway's decline code (issue #24): itself when it is one of
+ * {@link DECLINE_ERROR_CODES}, else `card_declined` (lost_card and stolen_card among them, never more).
+ */
+export function publicDeclineCode(declineCode: string): ApiErrorCode {
+  return (DECLINE_ERROR_CODES as readonly string[]).includes(declineCode) ? (declineCode as ApiErrorCode) : 'card_declined';
+}
+
+/**
  * Every API failure: `{success: false, error, code?, fieldErrors?}`. `error` is a sentence a donor can read, in
  * English (the spec's messages, unchanged); `code` is a stable, machine-readable name of the failure (a decline code
  * such as `insufficient_funds`, or one of the server's own such as `too_many_attempts`) from which a page shows the
@@ -73,6 +131,7 @@ export type CreatePaymentIntentSuccess = z.infer<typeof CreatePaymentIntentSucce
 export const ApiErrorSchema = z.object({
   success: z.literal(false),
   error: z.string(),
+  // NOTE: a string, not API_ERROR_CODES: the staff routes answer codes of their own (staff/identity-api.ts).
   code: z.string().optional(),
   fieldErrors: z.record(z.string(), z.string()).optional(),
 });

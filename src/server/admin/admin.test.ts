@@ -39,7 +39,7 @@ describe('without ADMIN_TOKEN', () => {
     for (const headers of [{} as Record<string, string>, { authorization: `Bearer ${ADMIN_TOKEN}` }, { authorization: 'Bearer x' }]) {
       const answer = await run(t, headers);
       expect(answer.statusCode).toBe(404);
-      expect(answer.json()).toEqual({ success: false, error: NOT_FOUND_MESSAGE });
+      expect(answer.json()).toEqual({ success: false, error: NOT_FOUND_MESSAGE, code: 'not_found' });
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/anything' })).statusCode).toBe(404);
     expect((await run(t, {}, { nonsense: true })).statusCode).toBe(404);

@@ -382,7 +382,7 @@ describe('GET /api/admin/donations.csv', () => {
     for (const [query, fieldErrors] of cases) {
       const answer = await getExport(query);
       expect(answer.statusCode, JSON.stringify(query)).toBe(400);
-      expect(answer.json()).toEqual({ success: false, error: INVALID_INPUT_MESSAGE, fieldErrors });
+      expect(answer.json()).toEqual({ success: false, error: INVALID_INPUT_MESSAGE, code: 'invalid_input', fieldErrors });
       expect(answer.headers['content-disposition']).toBeUndefined();
     }
     // A whole leap year is the longest range: 366 days, both ends included.

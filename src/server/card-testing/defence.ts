@@ -176,7 +176,7 @@ export async function registerCardTestingDefence(
           'Payment attempt answered with a generic decline: too many declines from this IP',
         );
         await waitMs(delayMs);
-        return reply.code(402).send(apiError(VELOCITY_DECLINE_MESSAGE));
+        return reply.code(402).send(apiError(VELOCITY_DECLINE_MESSAGE, undefined, 'card_declined'));
       }
 
       const attempt = paymentAttemptOf(request.body);

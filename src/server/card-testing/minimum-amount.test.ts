@@ -28,6 +28,7 @@ describe('MIN_DONATION_AMOUNT=5', () => {
     expect(response.json()).toEqual({
       success: false,
       error: INVALID_INPUT_MESSAGE,
+      code: 'invalid_input',
       fieldErrors: { amount: 'The minimum donation is $5' },
     });
     expect(t.gateway.calls).toBe(0);

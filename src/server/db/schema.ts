@@ -20,6 +20,7 @@ import {
 import { CARD_BRANDS } from '../../shared/card';
 import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
+import { LOCALES } from '../../shared/i18n/locales';
 import { AUDIT_ACTOR_TYPES } from '../../shared/staff/identity-api';
 import { STAFF_ROLES } from '../../shared/staff/roles';
 import { TRIBUTE_TYPES } from '../../shared/tribute';
@@ -126,10 +127,13 @@ export const donations = pgTable(
     campaign: text('campaign'),
     /** Cents of `amount_cents` the donor added to cover the card fee (issue #23, section 2); the gift is the rest. */
     feeCoveredCents: integer('fee_covered_cents').notNull().default(0),
+    /** The donor's language (issue #24; decision 0094): the submission's, or a renewal's plan's. Its e-mails and PDF are in it. */
+    locale: text('locale', { enum: LOCALES }).notNull().default('en'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    check('donations_locale_check', sql`${table.locale} IN (${sqlList(LOCALES)})`),
     // Issue #13: each try of a (plan, period) is one row, and at most one row of a (plan, period) is not failed,
     // so a period is charged at most once, whatever runs at the same time (only a failed try took no money).
     unique('donations_recurring_attempt_unique').on(table.recurringPlanId, table.recurringPeriod, table.recurringAttempt),
@@ -506,11 +510,14 @@ export const recurringPlans = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     /** Cents added to each charge to cover the card fee (issue #23, section 2): the first gift's; 0 once the donor turns it off. `amount_cents` is the gift. */
     feeCoveredCents: integer('fee_covered_cents').notNull().default(0),
+    /** The donor's language (issue #24; decision 0094): the first gift's; its renewals and every e-mail of the plan are in it. */
+    locale: text('locale', { enum: LOCALES }).notNull().default('en'),
     isTestPayment: boolean('is_test_payment').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    check('recurring_plans_locale_check', sql`${table.locale} IN (${sqlList(LOCALES)})`),
     check('recurring_plans_status_check', sql`${table.status} IN (${sqlList(RECURRING_PLAN_STATUSES)})`),
     check('recurring_plans_amount_cents_check', sql`${table.amountCents} > 0`),
     check('recurring_plans_fee_covered_cents_check', sql`${table.feeCoveredCents} >= 0`),

@@ -56,9 +56,9 @@ async function theDonation() {
 const chargesFor = (donationId: string) =>
   testGateway.charges().filter((charge) => charge.idempotencyKey === gatewayIdempotencyKey(donationId));
 
-const expectError = (response: { statusCode: number; json: () => unknown }, statusCode: number, message: string) => {
+const expectError = (response: { statusCode: number; json: () => unknown }, statusCode: number, message: string, code: string) => {
   expect(response.statusCode).toBe(statusCode);
-  expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: message });
+  expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: message, code });
 };
 
 /** A promise the test resolves when it chooses (a gateway that hangs until then). */
@@ -74,7 +74,7 @@ describe('fault 1: the gateway errors or times out', () => {
       throw new Error('ECONNRESET (injected fault)');
     };
     const key = randomUUID();
-    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE);
+    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE, 'payment_being_confirmed');
     expect((await theDonation()).status).toBe('pending');
     expect((await t.postDonation(validSubmission(), undefined, key)).statusCode).toBe(409);
 
@@ -85,7 +85,7 @@ describe('fault 1: the gateway errors or times out', () => {
     expect(chargesFor(donation.id)).toEqual([]);
 
     const retry = await t.postDonation(validSubmission(), undefined, key);
-    expectError(retry, 402, ABANDONED_MESSAGE);
+    expectError(retry, 402, ABANDONED_MESSAGE, 'payment_not_completed');
     expect(retry.headers[IDEMPOTENT_REPLAYED_HEADER]).toBe('true');
     expect(t.gateway.calls).toBe(1);
   });
@@ -95,7 +95,7 @@ describe('fault 1: the gateway errors or times out', () => {
     faults.beforeCharge = () => held;
     const key = randomUUID();
     const started = Date.now();
-    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE);
+    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE, 'payment_being_confirmed');
     expect(Date.now() - started).toBeGreaterThanOrEqual(GATEWAY_TIMEOUT_MS - 5);
 
     const { id } = await theDonation();
@@ -121,7 +121,7 @@ describe('fault 1: the gateway errors or times out', () => {
       throw new Error('socket hang up (injected fault)');
     };
     const key = randomUUID();
-    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE);
+    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE, 'payment_being_confirmed');
     delete faults.afterCharge;
 
     expect(await t.reconcile()).toMatchObject({ succeeded: 1, stillPending: 0 });
@@ -166,9 +166,9 @@ describe('fault 2: the database is unreachable when a request arrives', () => {
     database.down = true;
     const key = randomUUID();
     const response = await t.postDonation(validSubmission(), undefined, key);
-    expectError(response, 503, SERVICE_UNAVAILABLE_MESSAGE);
+    expectError(response, 503, SERVICE_UNAVAILABLE_MESSAGE, 'service_unavailable');
     expect(response.headers['retry-after']).toMatch(/^\d+$/);
-    expectError(await t.postDonation(validSubmission()), 503, SERVICE_UNAVAILABLE_MESSAGE);
+    expectError(await t.postDonation(validSubmission()), 503, SERVICE_UNAVAILABLE_MESSAGE, 'service_unavailable');
     expect(t.gateway.calls).toBe(0);
 
     database.down = false;
@@ -184,7 +184,7 @@ describe('fault 3: the database fails after the charge', () => {
       if (database) database.down = true;
     };
     const key = randomUUID();
-    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE);
+    expectError(await t.postDonation(validSubmission(), undefined, key), 503, PAYMENT_BEING_CONFIRMED_MESSAGE, 'payment_being_confirmed');
     delete faults.afterCharge;
     if (database) database.down = false;
 
@@ -214,7 +214,7 @@ describe('fault 3: the database fails after the charge', () => {
     };
     const key = randomUUID();
     const declined = validSubmission({}, { number: '4000000000000002' });
-    expectError(await t.postDonation(declined, undefined, key), 402, 'Your card was declined.');
+    expectError(await t.postDonation(declined, undefined, key), 402, 'Your card was declined.', 'card_declined');
     delete faults.afterCharge;
     if (database) database.down = false;
 
@@ -222,7 +222,7 @@ describe('fault 3: the database fails after the charge', () => {
     const donation = await theDonation();
     expect(donation).toMatchObject({ status: 'failed', declineCode: 'card_declined' });
     const retry = await t.postDonation(declined, undefined, key);
-    expectError(retry, 402, 'Your card was declined.');
+    expectError(retry, 402, 'Your card was declined.', 'card_declined');
     expect(retry.headers[IDEMPOTENT_REPLAYED_HEADER]).toBe('true');
     const rows = await t.db.select({ id: donations.id }).from(donations).where(eq(donations.status, 'pending'));
     expect(rows).toEqual([]);

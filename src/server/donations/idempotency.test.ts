@@ -60,7 +60,7 @@ describe('a key used again after its request completed', () => {
     const again = await t.postDonation(declined, undefined, key);
     expect(again.statusCode).toBe(402);
     expect(again.headers[IDEMPOTENT_REPLAYED_HEADER]).toBe('true');
-    expect(again.json()).toEqual({ success: false, error: 'Your card has insufficient funds.' });
+    expect(again.json()).toEqual({ success: false, error: 'Your card has insufficient funds.', code: 'insufficient_funds' });
     expect(t.gateway.calls).toBe(1);
   });
 
@@ -81,7 +81,7 @@ describe('a key used again with a different body', () => {
     expect((await t.postDonation(validSubmission(), undefined, key)).statusCode).toBe(200);
     const other = await t.postDonation(validSubmission({ amount: 50 }), undefined, key);
     expect(other.statusCode).toBe(422);
-    expect(ApiErrorSchema.parse(other.json())).toEqual({ success: false, error: IDEMPOTENCY_MISMATCH_MESSAGE });
+    expect(ApiErrorSchema.parse(other.json())).toEqual({ success: false, error: IDEMPOTENCY_MISMATCH_MESSAGE, code: 'idempotency_mismatch' });
     expect(t.gateway.calls).toBe(1);
     expect(await t.countDonations()).toBe(1);
   });
@@ -98,7 +98,7 @@ describe('a key used again while its first request is in flight', () => {
     await vi.waitFor(async () => expect(await t.countDonations()).toBe(1), { timeout: 5000, interval: 10 });
     const during = await t.postDonation(validSubmission(), undefined, key);
     expect(during.statusCode).toBe(409);
-    expect(ApiErrorSchema.parse(during.json())).toEqual({ success: false, error: IDEMPOTENCY_IN_FLIGHT_MESSAGE });
+    expect(ApiErrorSchema.parse(during.json())).toEqual({ success: false, error: IDEMPOTENCY_IN_FLIGHT_MESSAGE, code: 'idempotency_in_flight' });
     expect(during.headers['retry-after']).toMatch(/^\d+$/);
 
     release();
@@ -148,7 +148,7 @@ describe('the Idempotency-Key header itself', () => {
   ])('is refused when %s: 400 with a clear error, nothing written or charged', async (_name, key) => {
     const response = await t.postDonation(validSubmission(), undefined, key);
     expect(response.statusCode).toBe(400);
-    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: INVALID_IDEMPOTENCY_KEY_MESSAGE });
+    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: INVALID_IDEMPOTENCY_KEY_MESSAGE, code: 'invalid_idempotency_key' });
     expect(await t.countDonations()).toBe(0);
     expect(t.gateway.calls).toBe(0);
   });

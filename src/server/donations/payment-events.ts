@@ -66,9 +66,9 @@ async function effect(
       return forwardOnly(() => markSucceededAndStartPlan(tx, donation.id, outcome, answer, plan, ['pending', 'failed']));
     }
     case 'payment_failed':
-      return forwardOnly(() => markDonationFailed(tx, donation.id, event, declinedAnswer(event.message)));
+      return forwardOnly(() => markDonationFailed(tx, donation.id, event, declinedAnswer(event.message, event.declineCode)));
     case 'payment_canceled':
-      return forwardOnly(() => markDonationFailed(tx, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE)));
+      return forwardOnly(() => markDonationFailed(tx, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE, ABANDONED_DECLINE_CODE)));
     case 'charge_refunded':
       // NOTE: a partial refund is recorded by its own event, refund_created (the operator's route records its own too).
       return event.fullyRefunded ? markDonationRefunded(tx, donation.id, event.transactionId) : false;

@@ -155,13 +155,13 @@ async function recordIntentOutcome(
       return { ...answer, replayed: false };
     }
     if (intent.status === 'requires_payment_method' && intent.lastDecline) {
-      const answer = declinedAnswer(intent.lastDecline.message);
+      const answer = declinedAnswer(intent.lastDecline.message, intent.lastDecline.declineCode);
       if (donation.status === 'pending') await markDonationFailed(db, donation.id, intent.lastDecline, answer);
       return { ...answer, replayed: false };
     }
     if (intent.status === 'requires_payment_method') return failure(402, PAYMENT_NOT_COMPLETED_MESSAGE);
     if (intent.status === 'canceled') {
-      const answer = declinedAnswer(ABANDONED_MESSAGE);
+      const answer = declinedAnswer(ABANDONED_MESSAGE, ABANDONED_DECLINE_CODE);
       if (donation.status === 'pending') await markDonationFailed(db, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, answer);
       return { ...answer, replayed: false };
     }

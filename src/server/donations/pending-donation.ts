@@ -13,7 +13,8 @@ const orNull = (value: string | undefined): string | null => (value ? value : nu
  * the card's brand computed from `cardNumber` and its last4 only (never the PAN or CVV), or unknown (null)
  * when the card is given to the gateway in the browser (Stripe mode); `paymentIntentId` when the donation is
  * made through a payment intent. With `settings` (issue #23): the amount charged is the gift plus the fee the server
- * computes when `details.coverFee`, and the campaign is recorded when known (see campaignFeeColumns).
+ * computes when `details.coverFee`, and the campaign is recorded when known (see campaignFeeColumns). The donor's
+ * `details.locale` is kept (issue #24).
  */
 export function toPendingDonation(
   details: DonationDetails & { amount: number; coverFee?: boolean },
@@ -46,5 +47,7 @@ export function toPendingDonation(
     isTestPayment: gateway.isTestMode,
     paymentIntentId,
     tribute: details.tribute,
+    // Issue #24: the language the donor gave in; its receipt, its plan and every later e-mail follow it.
+    locale: details.locale,
   };
 }

@@ -125,17 +125,18 @@ describe('a successful donation', () => {
 describe('a declined card', () => {
   // test-cards.md, "Fail": number, decline code, the message the donor sees.
   it.each([
-    ['4000000000000002', 'card_declined', 'Your card was declined.'],
-    ['4000000000009995', 'insufficient_funds', 'Your card has insufficient funds.'],
-    ['4000000000009987', 'lost_card', 'Your card was declined.'],
-    ['4000000000009979', 'stolen_card', 'Your card was declined.'],
-    ['4000000000000069', 'expired_card', 'Your card has expired.'],
-    ['4000000000000127', 'incorrect_cvc', "Your card's security code is incorrect."],
-    ['4000000000000119', 'processing_error', 'An error occurred while processing your card. Try again in a little bit.'],
-  ])('%s answers 402 with the decline message and stores the donation failed (%s)', async (number, declineCode, message) => {
+    // Issue #24: the answer's `code`; lost and stolen cards say no more than card_declined.
+    ['4000000000000002', 'card_declined', 'Your card was declined.', 'card_declined'],
+    ['4000000000009995', 'insufficient_funds', 'Your card has insufficient funds.', 'insufficient_funds'],
+    ['4000000000009987', 'lost_card', 'Your card was declined.', 'card_declined'],
+    ['4000000000009979', 'stolen_card', 'Your card was declined.', 'card_declined'],
+    ['4000000000000069', 'expired_card', 'Your card has expired.', 'expired_card'],
+    ['4000000000000127', 'incorrect_cvc', "Your card's security code is incorrect.", 'incorrect_cvc'],
+    ['4000000000000119', 'processing_error', 'An error occurred while processing your card. Try again in a little bit.', 'processing_error'],
+  ])('%s answers 402 with the decline message and code, and stores the donation failed (%s)', async (number, declineCode, message, code) => {
     const response = await t.postDonation(validSubmission({}, { number }));
     expect(response.statusCode).toBe(402);
-    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: message });
+    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: message, code });
     expect(response.body).not.toContain(number);
 
     const rows = await t.db.select().from(donations);
@@ -265,7 +266,7 @@ describe('invalid input', () => {
   it('answers 400 without fieldErrors to a body that is not an object', async () => {
     const response = await t.postDonation([validSubmission()]);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ success: false, error: 'The request body must be a JSON object.' });
+    expect(response.json()).toEqual({ success: false, error: 'The request body must be a JSON object.', code: 'invalid_json' });
     expect(await t.countDonations()).toBe(0);
   });
 

@@ -157,7 +157,7 @@ export async function processDonation(
   const answer =
     result.status === 'succeeded'
       ? withRecurringNote(succeededAnswer({ ...pending, transactionId: result.transactionId, isTestPayment: result.isTestPayment }), saved && submission.frequency, now)
-      : declinedAnswer(result.message);
+      : declinedAnswer(result.message, result.declineCode);
   const outcome =
     result.status === 'succeeded'
       ? { status: 'succeeded', transactionId: result.transactionId, cardBrand: result.cardBrand, last4: result.last4 }

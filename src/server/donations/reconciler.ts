@@ -66,11 +66,11 @@ async function resolve(
       await markDonationSucceeded(db, donation.id, lookup, succeededAnswer({ ...donation, ...lookup }));
       return 'succeeded';
     case 'declined':
-      await markDonationFailed(db, donation.id, lookup, declinedAnswer(lookup.message));
+      await markDonationFailed(db, donation.id, lookup, declinedAnswer(lookup.message, lookup.declineCode));
       return 'failed';
     case 'not_found':
       // Never charged under its key, and old enough that no request is still about to charge it.
-      await markDonationFailed(db, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE));
+      await markDonationFailed(db, donation.id, { declineCode: ABANDONED_DECLINE_CODE }, declinedAnswer(ABANDONED_MESSAGE, ABANDONED_DECLINE_CODE));
       return 'abandoned';
   }
 }

@@ -42,7 +42,8 @@ async function expectNothingDone() {
 /** Asserts a 403 with `message`, no row written and no charge attempted. */
 async function expectRefused(response: LightMyRequestResponse, message = CSRF_FAILED_MESSAGE) {
   expect(response.statusCode).toBe(403);
-  expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: message });
+  const code = message === FOREIGN_ORIGIN_MESSAGE ? 'foreign_origin' : 'csrf_failed';
+  expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: message, code });
   await expectNothingDone();
 }
 
@@ -206,7 +207,7 @@ describe('every state-changing route refuses a forged request (issue #4)', () =>
         const plain = { 'content-type': 'text/plain' };
         const withToken = await send(route, { ...credentials(await t.csrf()), ...plain });
         expect(withToken.statusCode).toBe(415);
-        expect(withToken.json()).toEqual({ success: false, error: UNSUPPORTED_MEDIA_TYPE_MESSAGE });
+        expect(withToken.json()).toEqual({ success: false, error: UNSUPPORTED_MEDIA_TYPE_MESSAGE, code: 'unsupported_media_type' });
         await expectNothingDone();
         await expectRefused(await send(route, plain));
       });

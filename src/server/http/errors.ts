@@ -1,9 +1,17 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import type { ApiError } from '../../shared/api';
+import { type ApiError, type ApiErrorCode, TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
+import {
+  PAUSE_DATE_IN_PAST_MESSAGE,
+  PAUSE_DATE_TOO_FAR_MESSAGE,
+  PAYMENT_NOT_CONFIRMED_MESSAGE,
+  PLAN_CHANGE_NOT_ALLOWED_MESSAGE,
+  PLAN_CHARGE_UNDER_WAY_MESSAGE,
+  SETUP_INTENT_NOT_SAVED_MESSAGE,
+} from '../../shared/recurring-api';
 
 /**
- * How the API fails (issue #2, "Server behaviour"): every failure answers `{success: false, error}`
+ * How the API fails (issue #2, "Server behaviour"): every failure answers `{success: false, error, code?}`
  * (ApiErrorSchema), with a sentence a donor can read and never a stack trace or a submitted value
  * (OWASP Error Handling Cheat Sheet). 400 adds `fieldErrors`: dotted field path → first message.
  */
@@ -61,9 +69,49 @@ export const CARD_REQUIRED_MESSAGE = 'Card details are required';
 /** `fieldErrors` message for a field the schema does not know (strict schema: unknown fields rejected). */
 export const UNKNOWN_FIELD_MESSAGE = 'Unknown field';
 
-/** Builds the `{success: false, error, fieldErrors?}` body of ApiErrorSchema. */
-export function apiError(error: string, fieldErrors?: Record<string, string>): ApiError {
-  return fieldErrors ? { success: false, error, fieldErrors } : { success: false, error };
+/**
+ * The stable code of each of the donor routes' English messages (issue #24; decision 0094), defined once here beside
+ * the messages, so every answer built with {@link apiError} carries its code. Messages of the staff and operator
+ * routes have none.
+ */
+const CODE_OF_MESSAGE = new Map<string, ApiErrorCode>([
+  [INVALID_INPUT_MESSAGE, 'invalid_input'],
+  [INVALID_JSON_MESSAGE, 'invalid_json'],
+  [CSRF_FAILED_MESSAGE, 'csrf_failed'],
+  [FOREIGN_ORIGIN_MESSAGE, 'foreign_origin'],
+  [NOT_FOUND_MESSAGE, 'not_found'],
+  [PAYLOAD_TOO_LARGE_MESSAGE, 'payload_too_large'],
+  [UNSUPPORTED_MEDIA_TYPE_MESSAGE, 'unsupported_media_type'],
+  [INTERNAL_ERROR_MESSAGE, 'internal_error'],
+  [INVALID_IDEMPOTENCY_KEY_MESSAGE, 'invalid_idempotency_key'],
+  [IDEMPOTENCY_IN_FLIGHT_MESSAGE, 'idempotency_in_flight'],
+  [IDEMPOTENCY_MISMATCH_MESSAGE, 'idempotency_mismatch'],
+  [SERVICE_UNAVAILABLE_MESSAGE, 'service_unavailable'],
+  [PAYMENT_BEING_CONFIRMED_MESSAGE, 'payment_being_confirmed'],
+  [PAYMENT_NOT_FOUND_MESSAGE, 'payment_not_found'],
+  [AMOUNT_MISMATCH_MESSAGE, 'amount_mismatch'],
+  [PAYMENT_NOT_COMPLETED_MESSAGE, 'payment_not_completed'],
+  [CARD_DATA_REFUSED_MESSAGE, 'card_data_refused'],
+  [TOO_MANY_ATTEMPTS_MESSAGE, 'too_many_attempts'],
+  [PAYMENT_NOT_CONFIRMED_MESSAGE, 'payment_not_confirmed'],
+  [SETUP_INTENT_NOT_SAVED_MESSAGE, 'setup_intent_not_saved'],
+  [PLAN_CHANGE_NOT_ALLOWED_MESSAGE, 'plan_change_not_allowed'],
+  [PLAN_CHARGE_UNDER_WAY_MESSAGE, 'plan_charge_under_way'],
+  [PAUSE_DATE_IN_PAST_MESSAGE, 'pause_date_in_past'],
+  [PAUSE_DATE_TOO_FAR_MESSAGE, 'pause_date_too_far'],
+]);
+
+/** The stable code of one of the donor routes' English messages (issue #24), or undefined (a staff route's message). */
+export function codeOfMessage(message: string): ApiErrorCode | undefined {
+  return CODE_OF_MESSAGE.get(message);
+}
+
+/**
+ * Builds the `{success: false, error, code?, fieldErrors?}` body of ApiErrorSchema: `code` is the one given (a
+ * decline's, say), else the code of `error` ({@link codeOfMessage}), else none (issue #24).
+ */
+export function apiError(error: string, fieldErrors?: Record<string, string>, code: ApiErrorCode | undefined = codeOfMessage(error)): ApiError {
+  return { success: false, error, ...(code ? { code } : {}), ...(fieldErrors ? { fieldErrors } : {}) };
 }
 
 /** A validation issue as fastify-type-provider-zod hands it over (a subset: no submitted value is read). */

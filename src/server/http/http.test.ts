@@ -210,7 +210,7 @@ describe('failures answer {success: false, error}', () => {
     const response = await t.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: NOT_FOUND_MESSAGE });
+    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: NOT_FOUND_MESSAGE, code: 'not_found' });
   });
 
   it.each(['/api/recurring/manage/%E0%A4%A', '/donate/manage/%E0%A4%A', '/api/admin/donations/%FF/refund'])(
@@ -218,7 +218,7 @@ describe('failures answer {success: false, error}', () => {
     async (url) => {
       const response = await t.app.inject({ method: 'POST', url, payload: {} });
       expect(response.statusCode).toBe(404);
-      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: NOT_FOUND_MESSAGE });
+      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: NOT_FOUND_MESSAGE, code: 'not_found' });
       expect(response.headers).toMatchObject({ 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
     },
   );
@@ -226,19 +226,19 @@ describe('failures answer {success: false, error}', () => {
   it('malformed JSON: 400', async () => {
     const response = await postRaw('{"amount": 25,', 'application/json');
     expect(response.statusCode).toBe(400);
-    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: INVALID_JSON_MESSAGE });
+    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: INVALID_JSON_MESSAGE, code: 'invalid_json' });
   });
 
   it('empty JSON body: 400', async () => {
     const response = await postRaw('', 'application/json');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ success: false, error: INVALID_JSON_MESSAGE });
+    expect(response.json()).toEqual({ success: false, error: INVALID_JSON_MESSAGE, code: 'invalid_json' });
   });
 
   it('a text/plain body: 415', async () => {
     const response = await postRaw(JSON.stringify(validSubmission()), 'text/plain');
     expect(response.statusCode).toBe(415);
-    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: UNSUPPORTED_MEDIA_TYPE_MESSAGE });
+    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: UNSUPPORTED_MEDIA_TYPE_MESSAGE, code: 'unsupported_media_type' });
   });
 
   it('a form-encoded body: 415', async () => {
@@ -250,7 +250,7 @@ describe('failures answer {success: false, error}', () => {
     const payload = JSON.stringify(validSubmission({ message: 'x'.repeat(BODY_LIMIT_BYTES) }));
     const response = await postRaw(payload, 'application/json');
     expect(response.statusCode).toBe(413);
-    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: PAYLOAD_TOO_LARGE_MESSAGE });
+    expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: PAYLOAD_TOO_LARGE_MESSAGE, code: 'payload_too_large' });
     expect(await t.countDonations()).toBe(0);
     expect(t.gateway.calls).toBe(0);
   });
@@ -280,7 +280,7 @@ describe('failures answer {success: false, error}', () => {
         payload: validSubmission(),
       });
       expect(response.statusCode).toBe(503);
-      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: PAYMENT_BEING_CONFIRMED_MESSAGE });
+      expect(ApiErrorSchema.parse(response.json())).toEqual({ success: false, error: PAYMENT_BEING_CONFIRMED_MESSAGE, code: 'payment_being_confirmed' });
       expect(response.headers['retry-after']).toMatch(/^\d+$/);
       expect(response.body).not.toMatch(/connection reset|node:net|at /);
       const rows = await t.db.select({ status: donations.status }).from(donations);

@@ -1,4 +1,4 @@
-import type { ApiError, ProcessDonationSuccess } from '../../shared/api';
+import { type ApiError, type ProcessDonationSuccess, publicDeclineCode } from '../../shared/api';
 import { centsToDollars } from '../../shared/money';
 import { apiError } from '../http/errors';
 
@@ -44,7 +44,11 @@ export function succeededAnswer(donation: {
   };
 }
 
-/** 402 `{success: false, error}` with the gateway's donor-facing decline message (issue #2), or {@link ABANDONED_MESSAGE}. */
-export function declinedAnswer(message: string): FinalAnswer<ApiError> {
-  return { statusCode: 402, body: apiError(message) };
+/**
+ * 402 `{success: false, error, code}` with the gateway's donor-facing decline message (issue #2) and the public code of
+ * its `declineCode` (issue #24: publicDeclineCode), or {@link ABANDONED_MESSAGE} with `payment_not_completed`.
+ */
+export function declinedAnswer(message: string, declineCode: string): FinalAnswer<ApiError> {
+  const code = declineCode === ABANDONED_DECLINE_CODE ? 'payment_not_completed' : publicDeclineCode(declineCode);
+  return { statusCode: 402, body: apiError(message, undefined, code) };
 }

@@ -3,6 +3,7 @@ import { and, asc, count, eq, getTableColumns, inArray, isNull, lt, sql, type SQ
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
+import type { Locale } from '../../shared/i18n/locales';
 import type { Tribute } from '../../shared/tribute';
 import type { Database } from '../db/client';
 import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } from '../db/schema';
@@ -45,6 +46,8 @@ export interface PendingDonation {
   campaign?: string | null;
   /** Cents of amountCents that cover the card fee (issue #23, section 2); 0 by default. */
   feeCoveredCents?: number;
+  /** The donor's language (issue #24): its e-mails and PDF receipt are written in it; English by default. */
+  locale?: Locale;
 }
 
 /** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
@@ -74,6 +77,7 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
     ...tributeColumns(donation.tribute),
     campaign: donation.campaign,
     feeCoveredCents: donation.feeCoveredCents,
+    locale: donation.locale,
   };
 }
 

@@ -73,6 +73,7 @@ const plan: RecurringPlanRow = {
   pausedUntil: null,
   lockedUntil: null,
   feeCoveredCents: 0,
+  locale: 'en',
   isTestPayment: true,
   createdAt: new Date('2026-10-26T14:00:00Z'),
   updatedAt: new Date('2026-11-26T14:00:00Z'),

@@ -77,7 +77,7 @@ describe('GET /metrics', () => {
     try {
       const hidden = await withoutToken.app.inject({ method: 'GET', url: METRICS_PATH, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(hidden.statusCode).toBe(404);
-      expect(hidden.json()).toEqual({ success: false, error: NOT_FOUND_MESSAGE });
+      expect(hidden.json()).toEqual({ success: false, error: NOT_FOUND_MESSAGE, code: 'not_found' });
     } finally {
       await withoutToken.close();
     }

@@ -18,6 +18,9 @@ import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import { formatAmountCents, type RecurringReceiptNoteOf } from './receipt-view';
 import { findReceiptByDonationId, findRefundNoticeDetails, listReceiptsByEmail, type ReceiptDetails } from './repository';
 import { renderEmailParts } from '../mail/render-email';
+import { SOURCE_LOCALE } from '../../shared/i18n/locales';
+import { localizedPath } from '../../shared/i18n/locale-paths';
+import { serverI18n } from '../i18n/catalogues';
 
 /** What the composer needs: the database, the organisation, the site's public URL, the link signer and the clock. */
 export interface ReceiptComposerDeps {
@@ -58,13 +61,20 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         const receipt = await receiptOf(row);
         const pdfUrl = pdfUrlOf(receipt);
         const recurring = await deps.recurringNoteOf?.(receipt.donationId);
+        // Issue #24: the gift's language, its pages' links included.
+        const locale = receipt.locale ?? SOURCE_LOCALE;
+        const localContext = { ...context, receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString() };
         const [parts, pdf] = await Promise.all([
-          renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={context} recurring={recurring} />),
+          renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={localContext} recurring={recurring} />),
           renderReceiptPdf({ ...receipt, ...recurring }, { organization: deps.organization, pdfUrl }),
         ]);
         return {
           to: row.recipient,
-          subject: `Your receipt ${receipt.number}: ${formatAmountCents(receipt.amountCents, receipt.currency)} to ${deps.organization.legalName}`,
+          subject: serverI18n(locale)._('email.receipt.subject', {
+            number: receipt.number,
+            amount: formatAmountCents(receipt.amountCents, receipt.currency, locale),
+            organization: deps.organization.legalName,
+          }),
           ...parts,
           attachments: [{ filename: `receipt-${receipt.number}.pdf`, content: pdf, contentType: 'application/pdf' }],
         };

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
+import { SOURCE_LOCALE } from '../../shared/i18n/locales';
+import { serverI18n } from '../i18n/catalogues';
 import type { OrganizationProfile } from '../platform/config';
 import { receiptLines, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
@@ -52,21 +54,24 @@ function drawLogo(doc: PDFKit.PDFDocument, x: number, y: number): void {
 }
 
 /**
- * Renders the receipt as a one-page tagged PDF. Resolves with its bytes. A void receipt carries a VOID line
- * (a refund voids a receipt, never edits it; issue #12).
+ * Renders the receipt as a one-page tagged PDF, in the gift's language (issue #24: the receipt's `locale`; English
+ * when unknown). Resolves with its bytes. A void receipt carries a VOID line (a refund voids a receipt, never edits it;
+ * issue #12).
  */
 export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringReceiptNote>, { organization, pdfUrl }: ReceiptPdfOptions): Promise<Buffer> {
+  const locale = receipt.locale ?? SOURCE_LOCALE;
+  const i18n = serverI18n(locale);
   const doc = new PDFDocument({
     size: PAGE_SIZE,
     margin: MARGIN,
     tagged: true,
-    lang: 'en',
+    lang: locale,
     displayTitle: true,
     pdfVersion: '1.7',
     info: {
-      Title: `Donation receipt ${receipt.number}`,
+      Title: i18n._('pdf.receipt.title', { number: receipt.number }),
       Author: organization.legalName,
-      Subject: 'Donation receipt',
+      Subject: i18n._('pdf.receipt.subject'),
     },
   });
   const chunks: Buffer[] = [];
@@ -82,7 +87,7 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
 
   const root = doc.struct('Document');
   doc.addStructure(root);
-  root.add(doc.struct('Figure', { alt: `Logo of ${organization.legalName}: a wave over the reef` }, () => drawLogo(doc, MARGIN, MARGIN)));
+  root.add(doc.struct('Figure', { alt: i18n._('pdf.receipt.logoAlt', { organization: organization.legalName }) }, () => drawLogo(doc, MARGIN, MARGIN)));
   root.add(
     doc.struct('H1', {}, () => {
       doc.font('Bold').fontSize(20).fillColor('#000000').text(organization.legalName, MARGIN + 52, MARGIN + 8, { width: width - 52 });
@@ -91,18 +96,18 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
   doc.moveDown(1.5);
   root.add(
     doc.struct('H2', {}, () => {
-      doc.font('Bold').fontSize(15).fillColor(TEAL).text(`Donation receipt ${receipt.number}`, MARGIN, doc.y, { width });
+      doc.font('Bold').fontSize(15).fillColor(TEAL).text(i18n._('pdf.receipt.title', { number: receipt.number }), MARGIN, doc.y, { width });
     }),
   );
   if (receipt.voidedAt) {
     root.add(
       doc.struct('P', {}, () => {
-        doc.font('Bold').fontSize(12).fillColor('#b71c1c').text('VOID: this donation was refunded and this receipt is no longer valid.', { width });
+        doc.font('Bold').fontSize(12).fillColor('#b71c1c').text(i18n._('pdf.receipt.void'), { width });
       }),
     );
   }
   if (receipt.isTestPayment) {
-    root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(10).fillColor('#7a3e00').text('Test transaction: no money was charged.', { width })));
+    root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(10).fillColor('#7a3e00').text(i18n._('pdf.receipt.testPayment'), { width })));
   }
   doc.moveDown(0.8);
 
@@ -120,7 +125,7 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
   doc.moveDown(1);
   root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(11).fillColor('#000000').text(organization.taxStatement, MARGIN, doc.y, { width })));
 
-  const details = [organization.address, organization.taxId ? `Tax ID: ${organization.taxId}` : undefined].filter(Boolean).join(' · ');
+  const details = [organization.address, organization.taxId ? i18n._('pdf.receipt.taxId', { taxId: organization.taxId }) : undefined].filter(Boolean).join(' · ');
   if (details) {
     doc.moveDown(1);
     root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(9).fillColor('#555555').text(`${organization.legalName} · ${details}`, { width })));
@@ -128,7 +133,7 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
   if (pdfUrl) {
     doc.moveDown(1);
     root.add(
-      doc.struct('P', {}, () => doc.font('Body').fontSize(8).fillColor('#555555').text(`Download this receipt again: ${pdfUrl}`, { width, link: pdfUrl })),
+      doc.struct('P', {}, () => doc.font('Body').fontSize(8).fillColor('#555555').text(i18n._('pdf.receipt.downloadAgain', { url: pdfUrl }), { width, link: pdfUrl })),
     );
   }
   root.end();

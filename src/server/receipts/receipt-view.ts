@@ -1,6 +1,9 @@
 import { CARD_BRAND_NAMES } from '../../shared/card';
-import { CAUSE_DETAILS } from '../../shared/causes';
-import { FREQUENCY_LABELS } from '../../shared/frequencies';
+import { causeName } from '../../shared/causes';
+import { frequencyLabel } from '../../shared/frequencies';
+import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
+import { formatDollars } from '../../shared/money';
+import { serverI18n } from '../i18n/catalogues';
 import { describeTribute } from '../../shared/tribute';
 import { keptAmountCents } from '../ledger/kept-amount';
 import type { ReceiptDetails } from './repository';
@@ -16,23 +19,31 @@ export interface ReceiptLine {
   value: string;
 }
 
-/** `$25.00 USD`: cents as an amount with 2 decimals, its symbol and ISO code (en-US). */
-export function formatAmountCents(amountCents: number, currency: string): string {
+/**
+ * `$25.00 USD`: cents as an amount with 2 decimals, its symbol and ISO code (en-US), the spec's English receipts;
+ * in another language, dollars as that language writes them (issue #24: formatDollars, `25 US$`, `25,50 US$`).
+ */
+export function formatAmountCents(amountCents: number, currency: string, locale: Locale = SOURCE_LOCALE): string {
+  if (locale !== SOURCE_LOCALE) return formatDollars(amountCents / 100, locale);
   const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2 }).format(
     amountCents / 100,
   );
   return `${amount} ${currency}`;
 }
 
-/** `23 November 2026`: a date as printed on receipts, in UTC (the time zone of receipt numbers; decision 0041). */
-export function formatReceiptDate(instant: Date): string {
-  return new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(instant);
+/**
+ * `23 November 2026`: a date as printed on receipts, in UTC (the time zone of receipt numbers; decision 0041); in
+ * another language as Intl writes it there (issue #24: `23 de noviembre de 2026`).
+ */
+export function formatReceiptDate(instant: Date, locale: Locale = SOURCE_LOCALE): string {
+  return new Intl.DateTimeFormat(locale === SOURCE_LOCALE ? 'en-GB' : locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(instant);
 }
 
-/** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown. */
-function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | 'cardLast4'>): string {
-  if (!cardBrand || !cardLast4) return 'Card';
-  return `${CARD_BRAND_NAMES[cardBrand]} ending in ${cardLast4}`;
+/** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown, in `locale`. */
+function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | 'cardLast4'>, locale: Locale): string {
+  const i18n = serverI18n(locale);
+  if (!cardBrand || !cardLast4) return i18n._('pdf.receipt.card');
+  return i18n._('pdf.receipt.cardEnding', { brand: CARD_BRAND_NAMES[cardBrand], last4: cardLast4 });
 }
 
 /**
@@ -43,33 +54,39 @@ function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | '
  * card brand and last 4, transaction id; and a recurring gift's next charge.
  */
 export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptNote>): ReceiptLine[] {
+  // Issue #24: in the gift's language (the receipt's `locale`), English when unknown.
+  const locale = receipt.locale ?? SOURCE_LOCALE;
+  const i18n = serverI18n(locale);
+  const amount = (cents: number) => formatAmountCents(cents, receipt.currency, locale);
   return [
-    { label: 'Receipt number', value: receipt.number },
-    { label: 'Date', value: formatReceiptDate(receipt.issuedAt) },
-    { label: 'Amount', value: formatAmountCents(receipt.amountCents, receipt.currency) },
+    { label: i18n._('pdf.receipt.number'), value: receipt.number },
+    { label: i18n._('pdf.receipt.date'), value: formatReceiptDate(receipt.issuedAt, locale) },
+    { label: i18n._('pdf.receipt.amount'), value: amount(receipt.amountCents) },
     // Issue #23: a gift whose donor covered the card fee shows the gift and the fee; 'Amount' is their total, as charged.
     ...(receipt.feeCoveredCents
       ? [
-          { label: 'Gift', value: formatAmountCents(receipt.amountCents - receipt.feeCoveredCents, receipt.currency) },
-          { label: 'Card fee covered', value: formatAmountCents(receipt.feeCoveredCents, receipt.currency) },
+          { label: i18n._('pdf.receipt.gift'), value: amount(receipt.amountCents - receipt.feeCoveredCents) },
+          { label: i18n._('pdf.receipt.cardFeeCovered'), value: amount(receipt.feeCoveredCents) },
         ]
       : []),
     // NOTE: a void receipt (all refunded) says VOID instead; a partial refund leaves the receipt valid for the rest (decision 0058).
     ...(receipt.refundedCents > 0 && !receipt.voidedAt
       ? [
-          { label: 'Refunded', value: formatAmountCents(receipt.refundedCents, receipt.currency) },
-          { label: 'Gift after refund', value: formatAmountCents(keptAmountCents(receipt), receipt.currency) },
+          { label: i18n._('pdf.receipt.refunded'), value: amount(receipt.refundedCents) },
+          { label: i18n._('pdf.receipt.giftAfterRefund'), value: amount(keptAmountCents(receipt)) },
         ]
       : []),
-    { label: 'Frequency', value: FREQUENCY_LABELS[receipt.frequency] },
-    { label: 'Cause', value: CAUSE_DETAILS[receipt.cause].displayName },
-    { label: 'Donor', value: receipt.isAnonymous ? `${receipt.donorName} (anonymous gift)` : receipt.donorName },
+    { label: i18n._('pdf.receipt.frequency'), value: frequencyLabel(i18n, receipt.frequency) },
+    { label: i18n._('pdf.receipt.cause'), value: causeName(i18n, receipt.cause) },
+    { label: i18n._('pdf.receipt.donor'), value: receipt.isAnonymous ? i18n._('pdf.receipt.anonymousDonor', { name: receipt.donorName }) : receipt.donorName },
     // A dedicated gift (issue #23) says in honour or in memory of whom.
-    ...(receipt.tributeType && receipt.tributeHonoreeName ? [{ label: 'Dedication', value: describeTribute({ type: receipt.tributeType, honoreeName: receipt.tributeHonoreeName }) }] : []),
-    { label: 'Paid with', value: paidWith(receipt) },
-    { label: 'Transaction ID', value: receipt.transactionId },
+    ...(receipt.tributeType && receipt.tributeHonoreeName ? [{ label: i18n._('pdf.receipt.dedication'), value: describeTribute({ type: receipt.tributeType, honoreeName: receipt.tributeHonoreeName }) }] : []),
+    { label: i18n._('pdf.receipt.paidWith'), value: paidWith(receipt, locale) },
+    { label: i18n._('pdf.receipt.transactionId'), value: receipt.transactionId },
     // A gift of a recurring plan (issue #13) says so, and when the next charge is, as the e-mail sends it.
-    ...(receipt.nextChargeOn ? [{ label: 'Next charge', value: `${formatReceiptDate(receipt.nextChargeOn)} (recurring gift)` }] : []),
+    ...(receipt.nextChargeOn
+      ? [{ label: i18n._('pdf.receipt.nextCharge'), value: i18n._('pdf.receipt.nextChargeValue', { date: formatReceiptDate(receipt.nextChargeOn, locale) }) }]
+      : []),
   ];
 }
 

@@ -83,7 +83,7 @@ describe('a donation gets its receipt', () => {
     for (const url of [altered, `/api/receipts/pdf/${forged}`, `/api/receipts/pdf/${expired}`, '/api/receipts/pdf/nothing']) {
       const refused = await t.app.inject({ method: 'GET', url });
       expect(refused.statusCode, url).toBe(404);
-      expect(refused.json()).toEqual({ success: false, error: 'Not found.' });
+      expect(refused.json()).toEqual({ success: false, error: 'Not found.', code: 'not_found' });
     }
   });
 
@@ -106,6 +106,33 @@ describe('a donation gets its receipt', () => {
     const [attachment] = mail.attachments;
     expect(attachment?.contentType).toBe('application/pdf');
     expect((await readPdf(attachment?.content ?? Buffer.alloc(0))).text).toContain('$25.00 USD');
+  });
+
+  it('writes a Spanish gift\'s receipt e-mail and PDF in Spanish, with 25 US$ and the Spanish pages\' links (issue #24)', async () => {
+    const answer = await t.postDonation({ ...validSubmission({ amount: 25, frequency: 'monthly' }), locale: 'es' });
+    expect(answer.statusCode).toBe(200);
+    expect(await t.app.mail.relayDue()).toEqual({ sent: 1, retried: 0, failed: 0 });
+    // NOTE: MAIL_DIR keeps the earlier tests' messages; this gift's is the one to its donor's transaction.
+    const { transactionId } = answer.json<{ data: { transactionId: string } }>().data;
+    const files = (await readdir(mailDir)).filter((file) => file.endsWith('.eml'));
+    const mails = await Promise.all(files.map(async (file) => simpleParser(await readFile(path.join(mailDir, file)))));
+    const mail = mails.find((candidate) => candidate.text?.includes(transactionId));
+    if (!mail) throw new Error('no receipt e-mail for the Spanish gift');
+    expect(mail.subject).toMatch(/^Tu recibo \d{4}-\d{6}: 25\sUS\$ para Reef Trust Ltd$/);
+    expect(mail.html).toContain('¡Gracias por tu donación!');
+    expect(mail.text).toContain('Visa terminada en 4242');
+    expect(mail.text).toContain('Mensual');
+    expect(mail.html).toContain('lang="es"');
+    expect(mail.html).toContain('Descarga tu recibo (PDF)');
+    expect(mail.html).toContain('https://give.example.org/es/donate/receipts');
+    expect(mail.html).toMatch(/https:\/\/give\.example\.org\/es\/donate\/manage\/[\w.-]+/);
+    expect(mail.html).not.toContain('Thank you');
+    const pdf = await readPdf(mail.attachments[0]?.content ?? Buffer.alloc(0));
+    expect(pdf.text).toMatch(/Recibo de donación \d{4}-\d{6}/);
+    expect(pdf.text).toMatch(/Monto\s+25\sUS\$/);
+    expect(pdf.text).toContain(`de ${new Intl.DateTimeFormat('es', { month: 'long', timeZone: 'UTC' }).format(new Date())} de`);
+    expect(pdf.text).toContain('Próximo cobro');
+    expect(pdf.text).not.toContain('Amount');
   });
 
   it('shows the gift, the card fee covered and the total of a donor who covered the fee, in the e-mail and the PDF (issue #23)', async () => {

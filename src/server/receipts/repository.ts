@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+import type { Locale } from '../../shared/i18n/locales';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
@@ -59,10 +60,13 @@ export interface ReceiptDetails {
   tributeHonoreeName?: string | null;
   /** Cents of amountCents the donor added to cover the card fee (issue #23); 0 or absent when they did not. */
   feeCoveredCents?: number;
+  /** The donor's language (issue #24): the receipt, its e-mail and its PDF are written in it; English when absent. */
+  locale?: Locale;
 }
 
 const detailColumns = {
   feeCoveredCents: donations.feeCoveredCents,
+  locale: donations.locale,
   number: receipts.number,
   issuedAt: receipts.issuedAt,
   voidedAt: receipts.voidedAt,

@@ -156,7 +156,7 @@ describe('the per-IP card-testing limits apply to resend requests', () => {
     // More 202s than RATE_LIMIT_IP_MAX (2 refusals) pass; the ceiling (5 of any outcome) stops the 6th.
     expect(statuses).toEqual([202, 202, 202, 202, 202, 429]);
     const refused = await resend({ email: 'someone@example.org' }, limited, limitedCsrf);
-    expect(refused.json()).toEqual({ success: false, error: TOO_MANY_ATTEMPTS_MESSAGE });
+    expect(refused.json()).toEqual({ success: false, error: TOO_MANY_ATTEMPTS_MESSAGE, code: 'too_many_attempts' });
   });
 });
 

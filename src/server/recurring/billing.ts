@@ -83,7 +83,7 @@ async function recordDeclined(
 ): Promise<'past_due' | 'paused'> {
   const step = nextDunningStep({ retriesMade: plan.retryCount, pastDueSince: plan.pastDueSince ?? undefined, now }, deps.retryDays);
   return deps.db.transaction(async (tx) => {
-    await markDonationFailed(tx, donationId, { declineCode: result.declineCode }, declinedAnswer(result.message));
+    await markDonationFailed(tx, donationId, { declineCode: result.declineCode }, declinedAnswer(result.message, result.declineCode));
     const mail = (kind: 'renewal_failed' | 'plan_paused' | 'renewal_needs_authentication') =>
       planDonorEmail(tx, plan).then((recipient) =>
         enqueueMail(tx, { kind, dedupeKey: `${kind}:${plan.id}:${plan.period}`, recipient, recurringPlanId: plan.id }),

@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Locale } from '../../shared/i18n/locales';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { OrganizationProfile } from '../platform/config';
@@ -44,7 +45,8 @@ const SUBJECTS: Record<Exclude<RecurringMailKind, 'manage_links'>, (amount: stri
  */
 export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
   const context: EmailContext = { organization: deps.organization, receiptsPageUrl: new URL(RECEIPTS_PAGE_PATH, deps.publicUrl).toString() };
-  const linkOf = (planId: string) => manageUrl(deps.links, deps.publicUrl, planId, deps.clock.now());
+  // Issue #24: the manage link opens the page in the plan's language.
+  const linkOf = (plan: { id: string; locale: Locale }) => manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now(), plan.locale);
   return async (row: MailOutboxRow): Promise<ComposedMail> => {
     if (row.kind === 'manage_links') {
       const plans = await deps.db
@@ -53,7 +55,7 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
         .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
         .where(and(eq(sql`lower(${donations.donorEmail})`, row.recipient.toLowerCase()), ne(recurringPlans.status, 'cancelled')));
       if (plans.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no plans to list`);
-      const listed = plans.map(({ plan }) => ({ plan, manageUrl: linkOf(plan.id) }));
+      const listed = plans.map(({ plan }) => ({ plan, manageUrl: linkOf(plan) }));
       return { to: row.recipient, subject: 'Links to manage your recurring gifts', ...(await renderEmailParts(<ManageLinksEmail plans={listed} context={context} />)) };
     }
     if (!isRecurringMailKind(row.kind)) throw new PermanentComposeError(`Outbox message ${row.id} (${row.kind}) is not about a plan`);
@@ -62,7 +64,7 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
     return {
       to: row.recipient,
       subject: SUBJECTS[row.kind](planAmountLine(plan)),
-      ...(await renderEmailParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan.id)} context={context} />)),
+      ...(await renderEmailParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan)} context={context} />)),
     };
   };
 }

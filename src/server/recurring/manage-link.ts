@@ -1,3 +1,5 @@
+import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
+import { localizedPath } from '../../shared/i18n/locale-paths';
 import { managePlanPagePath } from '../../shared/recurring';
 import { createCapabilitySigner, type CapabilitySigner } from '../platform/capability-link';
 import { deriveKey } from '../platform/derived-key';
@@ -16,7 +18,10 @@ export function createManageLinkSigner(cookieSecret: string): CapabilitySigner {
   return createCapabilitySigner(deriveKey(cookieSecret, 'recurring-manage-links'), { purpose: 'recurring-plan', validDays: MANAGE_LINK_VALID_DAYS });
 }
 
-/** The absolute manage link of `planId`, signed at `now`, on the site at `publicUrl` (PUBLIC_URL). */
-export function manageUrl(signer: CapabilitySigner, publicUrl: string, planId: string, now: Date): string {
-  return new URL(managePlanPagePath(signer.sign(planId, now)), publicUrl).toString();
+/**
+ * The absolute manage link of `planId`, signed at `now`, on the site at `publicUrl` (PUBLIC_URL), to the page in
+ * `locale` (issue #24: `/es/donate/manage/<token>`; English, the spec's path, by default).
+ */
+export function manageUrl(signer: CapabilitySigner, publicUrl: string, planId: string, now: Date, locale: Locale = SOURCE_LOCALE): string {
+  return new URL(localizedPath(locale, managePlanPagePath(signer.sign(planId, now))), publicUrl).toString();
 }

@@ -19,7 +19,8 @@ import type { CapabilitySigner } from '../platform/capability-link';
 import type { Database } from '../db/client';
 import type { FeeCoverageSettings } from '../../shared/fee-coverage';
 import { donations, recurringPlans, type RecurringPlanRow } from '../db/schema';
-import { apiError, CARD_DATA_REFUSED_MESSAGE, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../http/errors';
+import { apiError, CARD_DATA_REFUSED_MESSAGE, codeOfMessage, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../http/errors';
+import { publicDeclineCode } from '../../shared/api';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../http/error-answers';
 import type { Clock } from '../platform/clock';
 import { enqueueMail } from '../mail/outbox';
@@ -139,7 +140,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         return reply.code(400).send(apiError(CARD_DATA_REFUSED_MESSAGE, { creditCard: CARD_DATA_REFUSED_MESSAGE }));
       }
       if (change.action === 'use_setup_intent' && gateway.acceptsCardData) {
-        return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { setupIntentId: SETUP_INTENT_NOT_SAVED_MESSAGE }));
+        return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { setupIntentId: SETUP_INTENT_NOT_SAVED_MESSAGE }, codeOfMessage(SETUP_INTENT_NOT_SAVED_MESSAGE)));
       }
       const outcome = await applyPlanChange({ db, gateway, minAmountCents, feeCoverage }, plan.id, change, clock.now());
       request.log.info({ plan: { planId: plan.id, action: change.action, outcome: outcome.status } }, 'Recurring plan change');
@@ -152,9 +153,10 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
         case 'charge_under_way':
           return reply.code(409).header('retry-after', '300').send(apiError(PLAN_CHARGE_UNDER_WAY_MESSAGE));
         case 'invalid':
-          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { [outcome.field]: outcome.message }));
+          // Issue #24: the field's own code (pause_date_in_past...) when it has one.
+          return reply.code(400).send(apiError(INVALID_INPUT_MESSAGE, { [outcome.field]: outcome.message }, codeOfMessage(outcome.message) ?? 'invalid_input'));
         case 'card_declined':
-          return reply.code(402).send(apiError(outcome.message));
+          return reply.code(402).send(apiError(outcome.message, undefined, publicDeclineCode(outcome.declineCode)));
       }
     },
   );

@@ -170,7 +170,7 @@ describe('changing a plan', () => {
     for (const body of [{ action: 'resume' }, { action: 'cancel' }, { action: 'change_amount', amount: 10 }]) {
       const refused = await change(token, body);
       expect(refused.statusCode).toBe(409);
-      expect(refused.json()).toEqual({ success: false, error: PLAN_CHANGE_NOT_ALLOWED_MESSAGE });
+      expect(refused.json()).toEqual({ success: false, error: PLAN_CHANGE_NOT_ALLOWED_MESSAGE, code: 'plan_change_not_allowed' });
     }
     for (const instant of ['2027-02-28T00:00:00Z', '2027-03-31T00:00:00Z', '2028-01-31T00:00:00Z']) {
       expect(await runAt(instant)).toEqual({ charged: 0, failed: 0, skipped: 0 });

@@ -40,7 +40,7 @@ export type PlanChangeOutcome =
   | { status: 'not_allowed' }
   | { status: 'charge_under_way' }
   | { status: 'invalid'; field: string; message: string }
-  | { status: 'card_declined'; message: string };
+  | { status: 'card_declined'; message: string; declineCode: string };
 
 /** What a change needs: the database, the gateway (a new card), the smallest amount (MIN_DONATION_AMOUNT, cents). */
 export interface PlanChangeDeps {
@@ -109,7 +109,7 @@ async function newCardOf(gateway: PaymentGateway, change: PlanChange): Promise<{
     expiryYear: Number(creditCard.expiryYear),
     cvc: creditCard.cvv,
   });
-  return result.status === 'declined' ? { refused: { status: 'card_declined', message: result.message } } : { saved: result.paymentMethod };
+  return result.status === 'declined' ? { refused: { status: 'card_declined', message: result.message, declineCode: result.declineCode } } : { saved: result.paymentMethod };
 }
 
 /**

@@ -63,6 +63,8 @@ export async function createPlanForFirstDonation(db: Database, plan: NewPlan): P
       // Issue #23: the plan keeps the gift and the fee its donor covered apart; each renewal charges both.
       amountCents: donation.amountCents - donation.feeCoveredCents,
       feeCoveredCents: donation.feeCoveredCents,
+      // Issue #24: the plan speaks its first gift's language.
+      locale: donation.locale,
       currency: donation.currency,
       frequency,
       cause: donation.cause,
@@ -203,6 +205,7 @@ async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow,
       status: 'pending',
       amountCents: plan.amountCents + plan.feeCoveredCents,
       feeCoveredCents: plan.feeCoveredCents,
+      locale: plan.locale,
       campaign: first.campaign,
       currency: plan.currency,
       frequency: plan.frequency,

@@ -22,6 +22,6 @@ export function createRecurringReceiptNotes(deps: { db: Database; links: Capabil
     if (!row) return undefined;
     const { plan } = row;
     const nextChargeOn = plan.status === 'active' ? startOfDay(plan.nextChargeOn) : plan.status === 'past_due' ? plan.nextAttemptAt : null;
-    return { nextChargeOn, manageUrl: manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now()) };
+    return { nextChargeOn, manageUrl: manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now(), plan.locale) };
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { API_ERROR_CODES } from '../api';
 import { DonorEmailSchema } from '../field-rules';
 import { StaffRoleSchema } from './roles';
 
@@ -24,11 +25,14 @@ export const STAFF_ERROR_CODES = [
 /** One of {@link STAFF_ERROR_CODES}. */
 export type StaffErrorCode = (typeof STAFF_ERROR_CODES)[number];
 
-/** A staff API refusal: `{success: false, error, code}`; `fieldErrors` on a 400 as everywhere in the API. */
+/**
+ * A staff API refusal: `{success: false, error, code}`; `fieldErrors` on a 400 as everywhere in the API. Besides its
+ * own codes, a staff route answers the app-wide refusals (CSRF, malformed body, 500) with their codes (issue #24).
+ */
 export const StaffApiErrorSchema = z.object({
   success: z.literal(false),
   error: z.string(),
-  code: z.enum(STAFF_ERROR_CODES).optional(),
+  code: z.enum([...STAFF_ERROR_CODES, ...API_ERROR_CODES]).optional(),
   fieldErrors: z.record(z.string(), z.string()).optional(),
 });
 /** A refused staff API answer. */

@@ -1,5 +1,7 @@
 import { Body, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
 import type { ReactNode } from 'react';
+import { type Locale, SOURCE_LOCALE } from '../../../shared/i18n/locales';
+import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
 
 /**
@@ -15,6 +17,8 @@ export interface EmailLayoutProps {
   preview: string;
   /** Absolute URL of /donate/receipts. */
   receiptsPageUrl: string;
+  /** The language of the e-mail (issue #24); English by default. */
+  locale?: Locale;
   children: ReactNode;
 }
 
@@ -22,11 +26,12 @@ const page = { backgroundColor: '#f4f7f7', fontFamily: 'Arial, Helvetica, sans-s
 const card = { backgroundColor: '#ffffff', padding: '24px', margin: '24px auto', maxWidth: '560px', borderRadius: '8px' };
 const small = { fontSize: '12px', color: '#555555', lineHeight: '18px' };
 
-/** The shared frame: heading with the organisation's name, `children`, a rule, and the footer. */
-export function EmailLayout({ organization, preview, receiptsPageUrl, children }: EmailLayoutProps) {
-  const profile = [organization.address, organization.taxId ? `Tax ID: ${organization.taxId}` : undefined].filter(Boolean).join(' · ');
+/** The shared frame, in `locale` (issue #24): heading with the organisation's name, `children`, a rule, and the footer. */
+export function EmailLayout({ organization, preview, receiptsPageUrl, locale = SOURCE_LOCALE, children }: EmailLayoutProps) {
+  const i18n = serverI18n(locale);
+  const profile = [organization.address, organization.taxId ? i18n._('email.layout.taxId', { taxId: organization.taxId }) : undefined].filter(Boolean).join(' · ');
   return (
-    <Html lang="en">
+    <Html lang={locale}>
       <Head />
       <Preview>{preview}</Preview>
       <Body style={page}>
@@ -38,7 +43,7 @@ export function EmailLayout({ organization, preview, receiptsPageUrl, children }
           <Hr />
           <Section>
             <Text style={small}>
-              Lost a receipt? Enter the address you gave with your donation on this page to get your receipt links again:{' '}
+              {i18n._('email.layout.lostReceipt')}{' '}
               <Link href={receiptsPageUrl}>{receiptsPageUrl}</Link>
             </Text>
             <Text style={small}>

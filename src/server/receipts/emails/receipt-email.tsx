@@ -1,5 +1,7 @@
 import { Button, Heading, Link, Section, Text } from '@react-email/components';
+import { SOURCE_LOCALE } from '../../../shared/i18n/locales';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
+import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
 import { keptAmountCents } from '../../ledger/kept-amount';
 import { formatAmountCents, formatReceiptDate, receiptLines, type RecurringReceiptNote } from '../receipt-view';
@@ -33,28 +35,29 @@ export function ReceiptEmail({
   /** A recurring plan's gift (issue #13): its next charge (a receipt line) and the link to manage the plan. */
   recurring?: RecurringReceiptNote;
 }) {
+  // Issue #24: in the gift's language; the context's links are that language's pages.
+  const locale = receipt.locale ?? SOURCE_LOCALE;
+  const i18n = serverI18n(locale);
   return (
     <EmailLayout
       organization={context.organization}
       receiptsPageUrl={context.receiptsPageUrl}
-      preview={`Receipt ${receipt.number} for your donation of ${formatAmountCents(receipt.amountCents, receipt.currency)}`}
+      locale={locale}
+      preview={i18n._('email.receipt.preview', { number: receipt.number, amount: formatAmountCents(receipt.amountCents, receipt.currency, locale) })}
     >
       <Heading as="h2" style={{ fontSize: '18px' }}>
-        Thank you for your donation
+        {i18n._('email.receipt.heading')}
       </Heading>
-      {receipt.isTestPayment && <Text>Test transaction: no money was charged.</Text>}
+      {receipt.isTestPayment && <Text>{i18n._('email.receipt.testPayment')}</Text>}
       <LabelledLines lines={receiptLines({ ...receipt, ...recurring })} />
       <Text>{context.organization.taxStatement}</Text>
       <Button href={pdfUrl} style={{ backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' }}>
-        {DOWNLOAD_RECEIPT_LABEL}
+        {i18n._('email.receipt.download')}
       </Button>
-      <Text style={{ fontSize: '12px', color: '#555555' }}>
-        The PDF is attached to this message too. The link works without an account for three years: keep it private.
-      </Text>
+      <Text style={{ fontSize: '12px', color: '#555555' }}>{i18n._('email.receipt.pdfNote')}</Text>
       {recurring && (
         <Text>
-          This is a recurring gift. To change its amount or cause, pause it, update your card or cancel it, use your private link:{' '}
-          <Link href={recurring.manageUrl}>Manage your recurring gift</Link>
+          {i18n._('email.receipt.recurring')} <Link href={recurring.manageUrl}>{i18n._('email.receipt.manageLink')}</Link>
         </Text>
       )}
     </EmailLayout>
