@@ -84,7 +84,7 @@ function checkPage(path: string, files: string[], modulesOfChunk: Record<string,
     console.log(`${(gzipped / 1000).toFixed(1).padStart(7)} kB gzip  ${(bytes.length / 1000).toFixed(1).padStart(7)} kB  ${file}`);
   }
   const verdict = total <= BUDGET_GZIP_BYTES ? 'within' : 'OVER';
-  console.log(`JavaScript loaded by ${path}: ${(total / 1000).toFixed(1)} kB gzip, ${verdict} the ${BUDGET_GZIP_BYTES / 1000} kB budget`);
+  console.log(`JavaScript loaded by ${path}: ${(total / 1000).toFixed(2)} kB gzip, ${verdict} the ${BUDGET_GZIP_BYTES / 1000} kB budget`);
   if (total > BUDGET_GZIP_BYTES) problems.push(`${path} is over budget`);
   return problems;
 }

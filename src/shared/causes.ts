@@ -14,13 +14,28 @@ export type Cause = (typeof CAUSES)[number];
 /** Material icon names of the spec (section 3); `favorite` is the fallback for unknown causes. */
 export type CauseIconName = 'waves' | 'science' | 'school' | 'eco' | 'campaign' | 'favorite';
 
-/** Display name and Material icon name of each cause (spec section 3). */
+/**
+ * Material icon name of each cause (spec section 3). Apart from the names, so that /donate, which names causes from
+ * the catalogue (issue #24), does not carry the English names as well.
+ */
+export const CAUSE_ICONS: Record<Cause, CauseIconName> = {
+  'marine-protected-areas': 'waves',
+  'research-science': 'science',
+  'education-outreach': 'school',
+  'sustainable-development': 'eco',
+  'communications-marketing': 'campaign',
+};
+
+/**
+ * English display name and Material icon name of each cause (spec section 3): for the staff pages, exports and the
+ * gateway's descriptions, which are English; donors read {@link causeName}.
+ */
 export const CAUSE_DETAILS: Record<Cause, { displayName: string; icon: CauseIconName }> = {
-  'marine-protected-areas': { displayName: 'Marine Protected Areas Management', icon: 'waves' },
-  'research-science': { displayName: 'Research and Science', icon: 'science' },
-  'education-outreach': { displayName: 'Education and Outreach', icon: 'school' },
-  'sustainable-development': { displayName: 'Sustainable Development of Reef Resources', icon: 'eco' },
-  'communications-marketing': { displayName: 'Communications and Marketing', icon: 'campaign' },
+  'marine-protected-areas': { displayName: 'Marine Protected Areas Management', icon: CAUSE_ICONS['marine-protected-areas'] },
+  'research-science': { displayName: 'Research and Science', icon: CAUSE_ICONS['research-science'] },
+  'education-outreach': { displayName: 'Education and Outreach', icon: CAUSE_ICONS['education-outreach'] },
+  'sustainable-development': { displayName: 'Sustainable Development of Reef Resources', icon: CAUSE_ICONS['sustainable-development'] },
+  'communications-marketing': { displayName: 'Communications and Marketing', icon: CAUSE_ICONS['communications-marketing'] },
 };
 
 /** True when `value` is one of the five known causes. */
@@ -48,6 +63,11 @@ export const CAUSE_NAME_IDS: Record<Cause, string> = {
   'sustainable-development': /*i18n*/ 'cause.sustainable-development',
   'communications-marketing': /*i18n*/ 'cause.communications-marketing',
 };
+
+/** A cause's icon; an unknown value gets the `favorite` icon (spec section 3). */
+export function causeIcon(value: string): CauseIconName {
+  return isCause(value) ? CAUSE_ICONS[value] : 'favorite';
+}
 
 /** A cause's name in `i18n`'s language; an unknown value shows itself (spec section 3). */
 export function causeName(i18n: I18n, value: string): string {

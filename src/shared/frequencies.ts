@@ -42,5 +42,5 @@ export function frequencyLabel(i18n: I18n, frequency: Frequency): string {
  * `amount` is already formatted (formatDollars with the same language).
  */
 export function amountWithFrequency(i18n: I18n, amount: string, frequency: Frequency): string {
-  return i18n._('frequency.amount', { amount, frequency });
+  return i18n._('page.amountWithFrequency', { amount, frequency });
 }

@@ -5,14 +5,8 @@ import { i18nWithCatalogue } from './i18n/compile-catalogue';
 import { CAUSE_NAME_IDS, causeName } from './causes';
 import { FREQUENCIES, FREQUENCY_LABELS, frequencyLabel } from './frequencies';
 import { CAUSES, CAUSE_DETAILS, describeCause } from './causes';
-import {
-  conservationFact,
-  CONSERVATION_FACT_TIERS,
-  impactBannerMessage,
-  selectionImpactText,
-  thankYouImpactMessage,
-  THANK_YOU_IMPACT_TIERS,
-} from './impact';
+import { impactBannerMessage, selectionImpactText } from './impact';
+import { conservationFact, CONSERVATION_FACT_TIERS, thankYouImpactMessage, THANK_YOU_IMPACT_TIERS } from './thank-you-impact';
 
 const en = i18nWithCatalogue('en', enCatalogue);
 const es = i18nWithCatalogue('es', esCatalogue);

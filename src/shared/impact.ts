@@ -8,12 +8,13 @@ import { formatDollars } from './money';
  * A tier picked by the largest `minDollars` that the amount reaches; the last tier has `minDollars` 0. `text` is a
  * catalogue id (issue #24): the source catalogue holds the spec's English.
  */
-interface Tier {
+export interface Tier {
   minDollars: number;
   text: string;
 }
 
-function pickTier(i18n: I18n, tiers: readonly Tier[], amountDollars: number): string {
+/** The text of the tier `amountDollars` reaches, in `i18n`'s language (shared with thank-you-impact.ts). */
+export function pickTier(i18n: I18n, tiers: readonly Tier[], amountDollars: number): string {
   const tier = tiers.find((t) => amountDollars >= t.minDollars) ?? tiers[tiers.length - 1];
   return tier ? i18n._(tier.text) : '';
 }
@@ -48,36 +49,4 @@ export function impactBannerMessage(i18n: I18n, locale: Locale, amountDollars: n
     frequency,
     impact: selectionImpactText(i18n, amountDollars, cause),
   });
-}
-
-/** Thank-you impact messages (spec section 9 thresholds; our own wording, issue #2). */
-export const THANK_YOU_IMPACT_TIERS: readonly Tier[] = [
-  { minDollars: 1000, text: /*i18n*/ 'thankYou.impact.1000' },
-  { minDollars: 500, text: /*i18n*/ 'thankYou.impact.500' },
-  { minDollars: 100, text: /*i18n*/ 'thankYou.impact.100' },
-  { minDollars: 50, text: /*i18n*/ 'thankYou.impact.50' },
-  { minDollars: 25, text: /*i18n*/ 'thankYou.impact.25' },
-  { minDollars: 10, text: /*i18n*/ 'thankYou.impact.10' },
-  { minDollars: 0, text: /*i18n*/ 'thankYou.impact.0' },
-];
-
-/** The thank-you page's impact message for a gift of `amountDollars`, in `i18n`'s language (spec section 9). */
-export function thankYouImpactMessage(i18n: I18n, amountDollars: number): string {
-  return pickTier(i18n, THANK_YOU_IMPACT_TIERS, amountDollars);
-}
-
-/**
- * Conservation facts of the thank-you page (spec section 9 thresholds >=500, >=100, >=50, else generic).
- * Every fact comes from shared/content-facts.md (UNESCO's description of the site).
- */
-export const CONSERVATION_FACT_TIERS: readonly Tier[] = [
-  { minDollars: 500, text: /*i18n*/ 'thankYou.fact.500' },
-  { minDollars: 100, text: /*i18n*/ 'thankYou.fact.100' },
-  { minDollars: 50, text: /*i18n*/ 'thankYou.fact.50' },
-  { minDollars: 0, text: /*i18n*/ 'thankYou.fact.0' },
-];
-
-/** The thank-you page's conservation fact for a gift of `amountDollars`, in `i18n`'s language (spec section 9). */
-export function conservationFact(i18n: I18n, amountDollars: number): string {
-  return pickTier(i18n, CONSERVATION_FACT_TIERS, amountDollars);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DonorEmailSchema } from './field-rules';
-import { LocaleSchema } from './i18n/locales';
+import { LocaleSchema } from './i18n/locale-schema';
 
 /**
  * Receipts a donor asks for again (issue #12, "Resend"): the page, its API route, the request and the one answer.

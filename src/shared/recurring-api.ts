@@ -3,7 +3,7 @@ import { CardBrandSchema } from './card';
 import { CreditCardSchema } from './donation';
 import { AmountDollarsSchema, CauseSchema, DonorEmailSchema } from './field-rules';
 import { RECURRING_DATE_PATTERN } from './recurring';
-import { LocaleSchema } from './i18n/locales';
+import { LocaleSchema } from './i18n/locale-schema';
 
 /**
  * The API of the donor's manage page (issue #13): the plan as the page shows it, the changes it can ask for, and the

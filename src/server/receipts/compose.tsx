@@ -63,6 +63,7 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         const recurring = await deps.recurringNoteOf?.(receipt.donationId);
         // Issue #24: the gift's language, its pages' links included.
         const locale = receipt.locale ?? SOURCE_LOCALE;
+        const i18n = serverI18n(locale);
         const localContext = { ...context, receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString() };
         const [parts, pdf] = await Promise.all([
           renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={localContext} recurring={recurring} />),
@@ -70,7 +71,7 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         ]);
         return {
           to: row.recipient,
-          subject: serverI18n(locale)._('email.receipt.subject', {
+          subject: i18n._('email.receipt.subject', {
             number: receipt.number,
             amount: formatAmountCents(receipt.amountCents, receipt.currency, locale),
             organization: deps.organization.legalName,

@@ -18,7 +18,7 @@ const ICONS: Record<CauseIconName, ComponentType<SvgIconProps>> = {
   favorite: FavoriteIcon,
 };
 
-/** Props of {@link CauseIcon}: the icon name (from `describeCause`) and any SvgIcon prop. */
+/** Props of {@link CauseIcon}: the icon name (from `causeIcon`) and any SvgIcon prop. */
 export interface CauseIconProps extends SvgIconProps {
   name: CauseIconName;
 }

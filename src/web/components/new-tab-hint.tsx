@@ -13,7 +13,7 @@ export function NewTabHint() {
   const { i18n } = useTranslation();
   return (
     <Box component="span" id={NEW_TAB_HINT_ID} sx={visuallyHidden}>
-      {i18n._('shell.opensInNewTab')}
+      {i18n._('page.opensInNewTab')}
     </Box>
   );
 }

@@ -1,10 +1,5 @@
 import { useEffect } from 'react';
-import { pageAlternates } from '../../shared/i18n/page-head';
 import type { Locale } from '../../shared/i18n/locales';
-import { isStaffPagePath } from '../../shared/site-paths';
-
-/** The `<link rel="alternate" hreflang>` tags this module writes, told from others by this attribute. */
-const ALTERNATE_SELECTOR = 'link[rel="alternate"][hreflang]';
 
 /**
  * Keeps the document's language facts right as the donor navigates in the app (issue #24): `<html lang>` is
@@ -16,14 +11,6 @@ export function useDocumentLanguage(locale: Locale, pathname: string): void {
     document.documentElement.lang = locale;
   }, [locale]);
   useEffect(() => {
-    const alternates = isStaffPagePath(pathname) ? [] : pageAlternates(pathname, window.location.origin);
-    for (const link of document.head.querySelectorAll(ALTERNATE_SELECTOR)) link.remove();
-    for (const { hrefLang, href } of alternates) {
-      const link = document.createElement('link');
-      link.rel = 'alternate';
-      link.hreflang = hrefLang;
-      link.href = href;
-      document.head.append(link);
-    }
+    void import('./document-alternates').then(({ setDocumentAlternates }) => setDocumentAlternates(pathname));
   }, [pathname]);
 }

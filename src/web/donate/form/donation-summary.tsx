@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import { causeName, describeCause } from '../../../shared/causes';
+import { causeIcon, causeName } from '../../../shared/causes';
 import type { DonationSelection } from '../../../shared/donation';
 import { amountWithFrequency } from '../../../shared/frequencies';
 import { formatDollars } from '../../../shared/money';
@@ -15,7 +15,6 @@ import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
  * icon, and a link back to /donate to change them.
  */
 export function DonationSummary({ selection }: { selection: DonationSelection }) {
-  const cause = describeCause(selection.cause);
   const { i18n, locale } = useTranslation();
   const to = useLocalizedPath();
   return (
@@ -42,7 +41,7 @@ export function DonationSummary({ selection }: { selection: DonationSelection })
           {amountWithFrequency(i18n, formatDollars(selection.amount, locale), selection.frequency)}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mt: 0.5 }}>
-          <CauseIcon name={cause.icon} color="primary" fontSize="small" />
+          <CauseIcon name={causeIcon(selection.cause)} color="primary" fontSize="small" />
           <Typography>{causeName(i18n, selection.cause)}</Typography>
         </Box>
       </Box>

@@ -1,7 +1,7 @@
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import { memo } from 'react';
-import { CAUSE_DETAILS, causeName, CAUSES, type Cause } from '../../../shared/causes';
+import { CAUSE_ICONS, causeName, CAUSES, type Cause } from '../../../shared/causes';
 import { CauseIcon } from '../../components/cause-icon';
 import { useTranslation } from '../../i18n/use-translation';
 import { choiceGroupProps } from './early-choices';
@@ -44,7 +44,7 @@ export const CausePicker = memo(function CausePicker({ value, onChange, labelled
             disableRipple
             sx={{ justifyContent: 'flex-start', textAlign: 'left', gap: 1.5, py: 1.5, px: 2 }}
           >
-            <CauseIcon name={CAUSE_DETAILS[cause].icon} />
+            <CauseIcon name={CAUSE_ICONS[cause]} />
             {causeName(i18n, cause)}
           </ToggleButton>
         );

@@ -7,14 +7,17 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import type { SvgIconComponent } from '@mui/icons-material';
 import { NEXT_STEPS } from '../../content/site-copy';
+import { useTranslation } from '../../i18n/use-translation';
 
 const STEP_ICONS: readonly SvgIconComponent[] = [MarkEmailReadIcon, AccountBalanceIcon, WavesIcon];
 
 /**
  * The 'What Happens Next' list of the thank-you page (spec section 2): the receipt e-mail, tax
- * documentation (consult a tax advisor), and the allocation to conservation projects within 30 days.
+ * documentation (consult a tax advisor), and the allocation to conservation projects within 30 days; in the page's
+ * language (issue #24).
  */
 export function NextStepsList() {
+  const { i18n } = useTranslation();
   return (
     <List component="ol" disablePadding>
       {NEXT_STEPS.map((step, index) => {
@@ -25,8 +28,8 @@ export function NextStepsList() {
               <Icon color="primary" />
             </ListItemIcon>
             <ListItemText
-              primary={step.title}
-              secondary={step.text}
+              primary={i18n._(step.title)}
+              secondary={i18n._(step.text)}
               slotProps={{ primary: { sx: { fontWeight: 600 } }, secondary: { sx: { color: 'text.secondary' } } }}
             />
           </ListItem>

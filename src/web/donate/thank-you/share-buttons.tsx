@@ -21,10 +21,10 @@ export function ShareButtons({ url }: { url: string }) {
       <Button variant="outlined" startIcon={<FacebookIcon />} href={facebookShareUrl(url)} {...newTab}>
         Facebook
       </Button>
-      <Button variant="outlined" startIcon={<XIcon />} href={tweetIntentUrl(SHARE_MESSAGE.text, url)} {...newTab}>
+      <Button variant="outlined" startIcon={<XIcon />} href={tweetIntentUrl(i18n._(SHARE_MESSAGE.text), url)} {...newTab}>
         {i18n._('thankYou.shareTweet')}
       </Button>
-      <Button variant="outlined" startIcon={<EmailIcon />} href={emailShareUrl(SHARE_MESSAGE.subject, SHARE_MESSAGE.text, url)}>
+      <Button variant="outlined" startIcon={<EmailIcon />} href={emailShareUrl(i18n._(SHARE_MESSAGE.subject), i18n._(SHARE_MESSAGE.text), url)}>
         {i18n._('thankYou.shareEmail')}
       </Button>
     </Stack>

@@ -12,7 +12,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { Navigate, useNavigate } from 'react-router';
-import { conservationFact, thankYouImpactMessage } from '../../../shared/impact';
+import { conservationFact, thankYouImpactMessage } from '../../../shared/thank-you-impact';
 import { NEW_TAB_HINT_ID, NewTabHint } from '../../components/new-tab-hint';
 import { ScreenHeading } from '../../components/screen-heading';
 import { StatList } from '../../components/stat-list';
@@ -22,7 +22,6 @@ import { THANK_YOU_STATS } from '../../content/site-copy';
 import { PATHS } from '../../../shared/site-paths';
 import { useDonationStore } from '../../state/use-donation-store';
 import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
-import { Trans } from '@lingui/react';
 import { DonationReceipt } from './donation-receipt';
 import { NextStepsList } from './next-steps-list';
 import { ShareButtons } from './share-buttons';
@@ -88,10 +87,10 @@ export function ThankYouPage() {
             )}
             <Typography color="text.secondary">
               {/* NOTE: inline-block with a 24 px line, so the link is a 24 px target (WCAG 2.5.8) like the page's others. */}
-              <Trans
-                id="thankYou.lostReceipt"
-                components={{ 0: <Link component={AppAnchor} to={to(PATHS.receipts)} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }} /> }}
-              />
+              {i18n._('thankYou.lostReceipt')}{' '}
+              <Link component={AppAnchor} to={to(PATHS.receipts)} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}>
+                {i18n._('thankYou.lostReceiptLink')}
+              </Link>
             </Typography>
           </Stack>
 
