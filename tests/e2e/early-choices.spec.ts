@@ -1,7 +1,8 @@
 import type { Browser, Page } from '@playwright/test';
 import { PRERENDERED_PATH_ATTRIBUTE } from '../../src/shared/prerendered-pages';
-import { expect, recordPageErrors, test, waitForApp } from './fixtures';
+import { expect, test, waitForApp } from './fixtures';
 import { holdAppScripts } from './hold-app-scripts';
+import { openSlowTab, type SlowTab } from './slow-tab';
 
 /** Lighthouse's mobile profile (and issue #10's): a phone 4x slower than this machine on a slow 4G link. */
 const PHONE = {
@@ -15,23 +16,8 @@ const PHONE = {
  * restored from an earlier run), its CPU and network throttled through the Chrome DevTools Protocol. Returns the
  * page and the errors it logs (hydration mismatches included), which must stay none.
  */
-async function openPhoneTab(browser: Browser): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: PHONE.viewport, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  const errors = recordPageErrors(page);
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: PHONE.cpuSlowdown });
-  await cdp.send('Network.enable');
-  await cdp.send('Network.emulateNetworkConditions', PHONE.network);
-  // NOTE: the slowdown ends before the tab closes: Chromium throttles by spinning the page's main thread (quick-taps.spec.ts).
-  const close = async (): Promise<void> => {
-    try {
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    } finally {
-      await context.close();
-    }
-  };
-  return { page, errors, close };
+function openPhoneTab(browser: Browser): Promise<SlowTab> {
+  return openSlowTab(browser, { cpuSlowdown: PHONE.cpuSlowdown, network: PHONE.network, viewport: PHONE.viewport });
 }
 
 /** Whether the landing screen is still the pre-rendered markup, the app not yet live (decision 0021). */

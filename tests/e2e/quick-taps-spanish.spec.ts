@@ -1,7 +1,8 @@
 import type { Browser } from '@playwright/test';
 import { formatDollars } from '../../src/shared/money';
 import { SESSION_KEYS } from '../../src/web/state/session-store';
-import { expect, recordPageErrors, test } from './fixtures';
+import { expect, test } from './fixtures';
+import { openSlowTab } from './slow-tab';
 
 /**
  * The lost-tap bar of issue #20 (quick-taps.spec.ts) on the Spanish landing screen (issue #24: both languages'
@@ -16,11 +17,8 @@ const REPETITIONS = 3;
 
 /** The issue's sequence once, in Spanish, on a fresh phone tab with its CPU slowed down `cpuSlowdown` times. */
 async function tapThroughQuicklyInSpanish(browser: Browser, cpuSlowdown: number): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const { page, errors, close } = await openSlowTab(browser, { cpuSlowdown });
   try {
-    const page = await context.newPage();
-    const errors = recordPageErrors(page);
-    if (cpuSlowdown !== 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
     await page.goto('/es/donate', { waitUntil: 'commit' });
     const fifty = new RegExp(`^${formatDollars(50, 'es').replace('$', '\\$').replace(/\s/g, '\\s')}$`);
     await page.getByRole('button', { name: fifty }).click();
@@ -32,7 +30,7 @@ async function tapThroughQuicklyInSpanish(browser: Browser, cpuSlowdown: number)
     expect(JSON.parse(stored ?? 'null')).toEqual({ amount: 50, frequency: 'monthly', cause: 'research-science' });
     expect(errors, 'the page logged errors').toEqual([]);
   } finally {
-    await context.close();
+    await close();
   }
 }
 

@@ -1,8 +1,9 @@
 import type { Browser, Page } from '@playwright/test';
 import { PRERENDERED_PATH_ATTRIBUTE } from '../../src/shared/prerendered-pages';
 import { EARLY_CHOICES_MARKUP } from '../../src/web/donate/selection/early-choices';
-import { expect, recordPageErrors, test } from './fixtures';
+import { expect, test } from './fixtures';
 import { holdAppScripts } from './hold-app-scripts';
+import { openSlowTab, type SlowTab } from './slow-tab';
 
 /**
  * A donor who taps through /donate as fast as the page lets them (issue #20): `$50`, `Monthly`, `Research and
@@ -20,23 +21,8 @@ const REPETITIONS = 20;
 const SHARDS = 4;
 
 /** A new visitor's tab, its CPU slowed down `cpuSlowdown` times through the Chrome DevTools Protocol (1: not at all). */
-async function openTab(browser: Browser, cpuSlowdown: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  const page = await context.newPage();
-  const errors = recordPageErrors(page);
-  if (cpuSlowdown === 1) return { page, errors, close: () => context.close() };
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate: cpuSlowdown });
-  // NOTE: the slowdown ends before the tab closes. Chromium throttles by spinning the page's main thread in a busy
-  // loop, idle or not, so a slowed tab costs a core until it is gone: the next test should not pay for its close.
-  const close = async (): Promise<void> => {
-    try {
-      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    } finally {
-      await context.close();
-    }
-  };
-  return { page, errors, close };
+function openTab(browser: Browser, cpuSlowdown: number): Promise<SlowTab> {
+  return openSlowTab(browser, { cpuSlowdown });
 }
 
 /**

@@ -168,7 +168,7 @@ describe('the velocity rule (3 declines from one IP in 10 minutes)', () => {
     const key = randomUUID();
     const next = await attemptFrom(t, ip, donation('velocity-4@example.org', SUCCESS_CARD), key);
     expect(next.statusCode).toBe(402);
-    expect(next.json()).toEqual(apiError(DECLINE_MESSAGES.generic));
+    expect(next.json()).toEqual(apiError(DECLINE_MESSAGES.generic, undefined, 'card_declined'));
     expect(t.gateway.calls).toBe(calls);
     expect(await t.countDonations()).toBe(rows);
     expect(await t.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key))).toEqual([]);
@@ -209,7 +209,7 @@ describe('the delay before the generic decline of the velocity rule (VELOCITY_DE
     const blocked = await attemptFrom(delayed, ip, donation('delayed-1@example.org'));
     const elapsedMs = performance.now() - startedAt;
     expect(blocked.statusCode).toBe(402);
-    expect(blocked.json()).toEqual(apiError(DECLINE_MESSAGES.generic));
+    expect(blocked.json()).toEqual(apiError(DECLINE_MESSAGES.generic, undefined, 'card_declined'));
     expect(elapsedMs).toBeGreaterThanOrEqual(DELAY_MIN_MS);
     const [event] = delayLog.events(CARD_TESTING_EVENTS.velocityBlocked);
     expect(event?.delayMs).toBeGreaterThanOrEqual(DELAY_MIN_MS);
