@@ -98,12 +98,16 @@ test.describe('a campaign link', () => {
     await expect(page.getByRole('button', { name: 'Education and Outreach' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('spinbutton', { name: 'Enter Custom Amount' })).not.toBeFocused();
 
+    // A new visitor each time from here (the tab keeps a complete selection for the visit: issue #24's switcher).
+    const asNewVisitor = () => page.evaluate(() => sessionStorage.clear());
+    await asNewVisitor();
     // Above $100,000, a weekly frequency and a cause that does not exist: each ignored, silently; the valid cause applies.
     await page.goto('/donate?amount=100000.01&frequency=weekly&cause=nope&campaign=not-a-campaign');
     await expect(page.getByRole('button', { name: '$25', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: 'One-time Gift' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: 'Continue to Donation' })).toBeDisabled();
     await expect(page.getByRole('alert')).toHaveCount(0);
+    await asNewVisitor();
     await page.goto('/donate?amount=-5&cause=marine-protected-areas&campaign=not-a-campaign');
     await expect(page.getByRole('button', { name: '$25', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByRole('button', { name: 'Marine Protected Areas' })).toHaveAttribute('aria-pressed', 'true');
