@@ -19,7 +19,7 @@ function newestMtimeMs(path: string): number {
   return readdirSync(path).reduce((newest, name) => Math.max(newest, newestMtimeMs(join(path, name))), 0);
 }
 
-const sources = ['src/web', 'src/shared', 'vite.config.ts', 'scripts/prerender.ts', 'package-lock.json'].map((p) => join(root, p));
+const sources = ['src/web', 'src/shared', 'src/locales', 'vite.config.ts', 'scripts/vite-catalogues.ts', 'scripts/prerender.ts', 'package-lock.json'].map((p) => join(root, p));
 const stale =
   !builtPages.every((page) => existsSync(page)) ||
   sources.some((source) => existsSync(source) && newestMtimeMs(source) > Math.min(...builtPages.map((page) => statSync(page).mtimeMs)));
