@@ -369,6 +369,11 @@ export const mailOutbox = pgTable(
     digestDate: date('digest_date', { mode: 'string' }),
     /** The enrollment or sign-in link a staff message carries (issue #21). */
     staffLinkId: uuid('staff_link_id').references((): AnyPgColumn => staffLinks.id),
+    /**
+     * The language a donor asked for the message in (issue #24): the page's language of a `receipt_links` or
+     * `manage_links` request. NULL: the message follows its gift's or plan's language (decision 0095).
+     */
+    locale: text('locale', { enum: LOCALES }),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -399,6 +404,7 @@ export const mailOutbox = pgTable(
     ),
     check('mail_outbox_staff_link_check', sql`${table.kind} NOT IN (${sqlList(STAFF_MAIL_KINDS)}) OR ${table.staffLinkId} IS NOT NULL`),
     check('mail_outbox_tribute_check', sql`${table.kind} NOT IN (${sqlList(TRIBUTE_MAIL_KINDS)}) OR ${table.donationId} IS NOT NULL`),
+    check('mail_outbox_locale_check', sql`${table.locale} IN (${sqlList(LOCALES)})`),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
     // A donor's page (issue #22) lists the year-end statements sent to the donor's address, compared case-insensitively.
     index('mail_outbox_statement_recipient_idx').on(sql`lower(${table.recipient})`).where(sql`${table.kind} = 'year_end_statement'`),

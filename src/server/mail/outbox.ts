@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { mailOutbox, type MailKind, type MailOutboxRow } from '../db/schema';
+import type { Locale } from '../../shared/i18n/locales';
 
 /**
  * The transactional outbox's reads and writes (issue #12, decision 0040). A message is enqueued by the
@@ -27,6 +28,8 @@ export interface OutboxMessage {
   digestDate?: string;
   /** The link a `staff_invitation` or `staff_sign_in_link` carries (issue #21). */
   staffLinkId?: string;
+  /** The language the donor asked in (issue #24: a `receipt_links` or `manage_links` request); else the gift's. */
+  locale?: Locale;
 }
 
 /**
@@ -46,6 +49,7 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
       refundId: message.refundId ?? null,
       digestDate: message.digestDate ?? null,
       staffLinkId: message.staffLinkId ?? null,
+      locale: message.locale ?? null,
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });

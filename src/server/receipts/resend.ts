@@ -1,6 +1,7 @@
 import type { Database } from '../db/client';
 import { enqueueMail } from '../mail/outbox';
 import { findDonorAddress } from './repository';
+import type { Locale } from '../../shared/i18n/locales';
 
 /**
  * Receipt links asked for again on /donate/receipts (issue #12, "Resend"; decision 0044): one message listing
@@ -23,12 +24,13 @@ export function receiptLinksDedupeKey(address: string, now: Date): string {
 /**
  * Enqueues a `receipt_links` message for `email` when that address (case-insensitive) has a donation with a
  * receipt, addressed as the donor typed it with their latest donation; the relay renders the list when it
- * sends. Resolves with true when a message was queued now, false when the address has no donations or one was
+ * sends, in `locale` (the page's language the donor asked from; issue #24) when given, else their latest gift's.
+ * Resolves with true when a message was queued now, false when the address has no donations or one was
  * queued this hour already. NOTE: the caller answers the same either way (no one can learn who gave).
  */
-export async function requestReceiptLinks(db: Database, email: string, now: Date): Promise<boolean> {
+export async function requestReceiptLinks(db: Database, email: string, now: Date, locale?: Locale): Promise<boolean> {
   const address = await findDonorAddress(db, email);
   if (address === undefined) return false;
-  const id = await enqueueMail(db, { kind: 'receipt_links', dedupeKey: receiptLinksDedupeKey(address, now), recipient: address });
+  const id = await enqueueMail(db, { kind: 'receipt_links', dedupeKey: receiptLinksDedupeKey(address, now), recipient: address, locale });
   return id !== undefined;
 }

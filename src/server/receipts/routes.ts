@@ -78,8 +78,8 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
   );
 
   /**
-   * POST /api/receipts/resend `{email}` (issue #12, "Resend"; decision 0044): enqueues ONE `receipt_links` message
-   * listing each donation's receipt link when that address has donations (at most one per address per hour), and
+   * POST /api/receipts/resend `{email, locale?}` (issue #12, "Resend"; decision 0044): enqueues ONE `receipt_links`
+   * message (in `locale`, the page's language, issue #24) listing each donation's receipt link when that address has donations (at most one per address per hour), and
    * nothing otherwise. Answers 202 `{success: true, message: RESEND_RECEIPTS_CONFIRMATION}`, the same body whatever
    * the address, so no one can learn who gave. 400 a missing or malformed address (fieldErrors.email); 403 CSRF, as
    * every POST of the page; 413/415; 429 the card-testing limits per IP, which count every write request of the
@@ -95,7 +95,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const queued = await requestReceiptLinks(db, request.body.email, clock.now());
+      const queued = await requestReceiptLinks(db, request.body.email, clock.now(), request.body.locale);
       request.log.info({ event: 'receipts.resend', queued }, 'Receipt links asked for');
       return reply.code(202).send({ success: true, message: RESEND_RECEIPTS_CONFIRMATION });
     },

@@ -1,3 +1,4 @@
+import type { Locale } from '../../shared/i18n/locales';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -46,9 +47,10 @@ const MANAGE_LINKS_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * Enqueues one `manage_links` message for `email` when that address (case-insensitive) has a plan not cancelled, at
- * most one per address per clock hour. Resolves with whether one was queued now; the caller answers the same either way.
+ * most one per address per clock hour, in `locale` when given (the page's language; issue #24), else each plan's.
+ * Resolves with whether one was queued now; the caller answers the same either way.
  */
-export async function requestManageLinks(db: Database, email: string, now: Date): Promise<boolean> {
+export async function requestManageLinks(db: Database, email: string, now: Date, locale?: Locale): Promise<boolean> {
   const address = email.toLowerCase();
   const [plan] = await db
     .select({ recipient: donations.donorEmail })
@@ -58,7 +60,7 @@ export async function requestManageLinks(db: Database, email: string, now: Date)
     .limit(1);
   if (!plan) return false;
   const dedupeKey = `manage_links:${address}:${Math.floor(now.getTime() / MANAGE_LINKS_WINDOW_MS)}`;
-  return (await enqueueMail(db, { kind: 'manage_links', dedupeKey, recipient: plan.recipient })) !== undefined;
+  return (await enqueueMail(db, { kind: 'manage_links', dedupeKey, recipient: plan.recipient, locale })) !== undefined;
 }
 
 /**
@@ -218,7 +220,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
   );
 
   /**
-   * POST /api/recurring/manage-links `{email}`: e-mails the address a link to manage each of its plans (at most one
+   * POST /api/recurring/manage-links `{email, locale?}`: e-mails the address a link to manage each of its plans (at most one
    * message per address per hour), when it has plans. Answers 202 `{success: true, message: MANAGE_LINKS_CONFIRMATION}`
    * whatever the address (no one learns who gives); 400 a malformed address; 403 CSRF; 413/415; 429; 500. Logs whether
    * a message was queued, never the address.
@@ -233,7 +235,7 @@ export const manageRoutes: FastifyPluginAsyncZod<ManageRoutesOptions> = async (a
       },
     },
     async (request, reply) => {
-      const queued = await requestManageLinks(db, request.body.email, clock.now());
+      const queued = await requestManageLinks(db, request.body.email, clock.now(), request.body.locale);
       request.log.info({ event: 'recurring.manage_links', queued }, 'Manage links asked for');
       return reply.code(202).send({ success: true, message: MANAGE_LINKS_CONFIRMATION });
     },
