@@ -55,6 +55,21 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // Issue #24: Lingui's extractor (npm run i18n:extract, and the catalogues' test) finds a message only in a call
+    // `i18n._('id')`; `serverI18n(locale)._('id')` would be dropped from the catalogues by the next extraction.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.type='MemberExpression'][callee.property.name='_']:not([callee.object.name='i18n'])",
+          message: "Call messages as i18n._('id') (an instance named i18n): Lingui's extractor sees no other form.",
+        },
+      ],
+    },
+  },
+  {
     // Issue #24: every donor-facing text comes from the catalogues (src/locales). A string in JSX, or in a prop or
     // variable that reads as text, fails here; ids, class names, URLs, CSS and code-like values do not.
     files: DONOR_FACING_FILES,

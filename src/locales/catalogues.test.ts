@@ -13,7 +13,7 @@ import { LOCALES, SOURCE_LOCALE } from '../shared/i18n/locales';
  */
 
 /** Ids whose text is rightly the same in Spanish as in English (proper names, symbols). */
-const SAME_IN_EVERY_LANGUAGE = new Set<string>(['card.cvv', 'error.snackbar']);
+const SAME_IN_EVERY_LANGUAGE = new Set<string>(['card.cvv', 'error.snackbar', 'email.receiptList.line']);
 
 const catalogue = (locale: string): Record<string, string> =>
   JSON.parse(readFileSync(new URL(`./${locale}.json`, import.meta.url), 'utf8')) as Record<string, string>;

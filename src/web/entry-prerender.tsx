@@ -39,6 +39,7 @@ export async function renderLandingScreen(locale: Locale): Promise<LandingScreen
   const cache = createEmotionCache();
   const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
   const rootHtml = renderToString(<SiteRoot cache={cache} Router={AtLanding} />);
+  const i18n = i18nFor(locale);
   return {
     content: {
       path,
@@ -46,6 +47,6 @@ export async function renderLandingScreen(locale: Locale): Promise<LandingScreen
       headHtml: constructStyleTagsFromChunks(extractCriticalToChunks(rootHtml)) + earlyChoicesScriptTag() + linkChoicesScriptTag(),
       rootAttributes: { [EARLY_CHOICES_MARKUP.state]: '' },
     },
-    title: i18nFor(locale)._('site.name'),
+    title: i18n._('site.name'),
   };
 }

@@ -121,10 +121,10 @@ const SAMPLES: Sample[] = [
     }),
     lines: [],
   },
-  { template: 'ReceiptLinksEmail', element: createElement(receiptEmails.ReceiptLinksEmail, { receipts: listed, context }), lines: [] },
+  { template: 'ReceiptLinksEmail', element: createElement(receiptEmails.ReceiptLinksEmail, { receipts: listed, context, locale: 'en' }), lines: [] },
   {
     template: 'YearEndStatementEmail',
-    element: createElement(receiptEmails.YearEndStatementEmail, { year: 2026, receipts: listed, context }),
+    element: createElement(receiptEmails.YearEndStatementEmail, { year: 2026, receipts: listed, context, locale: 'en' }),
     lines: [{ label: 'Total', value: '$37.50 USD' }],
   },
   ...PLAN_KINDS.map((kind) => ({

@@ -18,9 +18,17 @@ import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import { formatAmountCents, type RecurringReceiptNoteOf } from './receipt-view';
 import { findReceiptByDonationId, findRefundNoticeDetails, listReceiptsByEmail, type ReceiptDetails } from './repository';
 import { renderEmailParts } from '../mail/render-email';
-import { SOURCE_LOCALE } from '../../shared/i18n/locales';
+import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
 import { localizedPath } from '../../shared/i18n/locale-paths';
 import { serverI18n } from '../i18n/catalogues';
+
+/**
+ * The language of a message listing an address's receipts (issue #24; decision 0095): the one the donor asked in
+ * (`row.locale`, the page's language of a resend request), else the latest listed gift's (`receipts` oldest first).
+ */
+function listLocale(row: MailOutboxRow, receipts: ReceiptDetails[]): Locale {
+  return row.locale ?? receipts.at(-1)?.locale ?? SOURCE_LOCALE;
+}
 
 /** What the composer needs: the database, the organisation, the site's public URL, the link signer and the clock. */
 export interface ReceiptComposerDeps {
@@ -41,10 +49,11 @@ export interface ReceiptComposerDeps {
  * message can never be rendered (no receipt for its donation; nothing to list), so the relay stops retrying it.
  */
 export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
-  const context: EmailContext = {
+  // Issue #24: every message is in one language, its links to that language's pages.
+  const contextIn = (locale: Locale): EmailContext => ({
     organization: deps.organization,
-    receiptsPageUrl: new URL(RECEIPTS_PAGE_PATH, deps.publicUrl).toString(),
-  };
+    receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString(),
+  });
   const pdfUrlOf = (receipt: ReceiptDetails) => receiptPdfUrl(deps.publicUrl, deps.links.sign(receipt.transactionId, deps.clock.now()));
   const listed = (receipts: ReceiptDetails[]): ListedReceipt[] => receipts.map((receipt) => ({ receipt, pdfUrl: pdfUrlOf(receipt) }));
   const receiptOf = async (row: MailOutboxRow, donationId = row.donationId) => {
@@ -61,12 +70,10 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         const receipt = await receiptOf(row);
         const pdfUrl = pdfUrlOf(receipt);
         const recurring = await deps.recurringNoteOf?.(receipt.donationId);
-        // Issue #24: the gift's language, its pages' links included.
         const locale = receipt.locale ?? SOURCE_LOCALE;
         const i18n = serverI18n(locale);
-        const localContext = { ...context, receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString() };
         const [parts, pdf] = await Promise.all([
-          renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={localContext} recurring={recurring} />),
+          renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={contextIn(locale)} recurring={recurring} />),
           renderReceiptPdf({ ...receipt, ...recurring }, { organization: deps.organization, pdfUrl }),
         ]);
         return {
@@ -82,39 +89,50 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
       }
       case 'receipt_void': {
         const receipt = await receiptOf(row);
+        const locale = receipt.locale ?? SOURCE_LOCALE;
+        const i18n = serverI18n(locale);
         return {
           to: row.recipient,
-          subject: `Receipt ${receipt.number} is void`,
-          ...(await renderEmailParts(<ReceiptVoidEmail receipt={receipt} context={context} />)),
+          subject: i18n._('email.void.subject', { number: receipt.number }),
+          ...(await renderEmailParts(<ReceiptVoidEmail receipt={receipt} context={contextIn(locale)} />)),
         };
       }
       case 'partial_refund': {
         const refund = row.refundId ? await findRefundNoticeDetails(deps.db, row.refundId) : undefined;
         if (!refund) throw new PermanentComposeError(`Outbox message ${row.id} names no refund`);
         const receipt = await receiptOf(row, refund.donationId);
+        const locale = receipt.locale ?? SOURCE_LOCALE;
+        const i18n = serverI18n(locale);
         return {
           to: row.recipient,
-          subject: `Refund of ${formatAmountCents(refund.amountCents, receipt.currency)}: receipt ${receipt.number} corrected`,
-          ...(await renderEmailParts(<PartialRefundEmail receipt={receipt} refund={refund} pdfUrl={pdfUrlOf(receipt)} context={context} />)),
+          subject: i18n._('email.partialRefund.subject', {
+            refunded: formatAmountCents(refund.amountCents, receipt.currency, locale),
+            number: receipt.number,
+          }),
+          ...(await renderEmailParts(<PartialRefundEmail receipt={receipt} refund={refund} pdfUrl={pdfUrlOf(receipt)} context={contextIn(locale)} />)),
         };
       }
       case 'receipt_links': {
         const receipts = await listReceiptsByEmail(deps.db, row.recipient);
         if (receipts.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no receipts to list`);
+        const locale = listLocale(row, receipts);
+        const i18n = serverI18n(locale);
         return {
           to: row.recipient,
-          subject: `Your donation receipts from ${deps.organization.legalName}`,
-          ...(await renderEmailParts(<ReceiptLinksEmail receipts={listed(receipts)} context={context} />)),
+          subject: i18n._('email.receiptLinks.subject', { organization: deps.organization.legalName }),
+          ...(await renderEmailParts(<ReceiptLinksEmail receipts={listed(receipts)} context={contextIn(locale)} locale={locale} />)),
         };
       }
       case 'year_end_statement': {
         const year = row.statementYear ?? 0;
         const receipts = await listReceiptsByEmail(deps.db, row.recipient, year);
         if (receipts.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no donations of ${year}`);
+        const locale = listLocale(row, receipts);
+        const i18n = serverI18n(locale);
         return {
           to: row.recipient,
-          subject: `Your ${year} donations to ${deps.organization.legalName}`,
-          ...(await renderEmailParts(<YearEndStatementEmail year={year} receipts={listed(receipts)} context={context} />)),
+          subject: i18n._('email.statement.subject', { year: String(year), organization: deps.organization.legalName }),
+          ...(await renderEmailParts(<YearEndStatementEmail year={year} receipts={listed(receipts)} context={contextIn(locale)} locale={locale} />)),
         };
       }
       default:

@@ -30,6 +30,7 @@ export interface ReceiptRoutesOptions {
 }
 
 /** Cache-Control of a receipt's PDF (issue #12): a browser may keep it for the page, no shared cache may store it. */
+// eslint-disable-next-line lingui/no-unlocalized-strings -- an HTTP header's value, never shown to a donor
 export const RECEIPT_PDF_CACHE_CONTROL = 'private, no-store';
 
 /**

@@ -1,5 +1,5 @@
 import { Button, Heading, Link, Section, Text } from '@react-email/components';
-import { SOURCE_LOCALE } from '../../../shared/i18n/locales';
+import { type Locale, SOURCE_LOCALE } from '../../../shared/i18n/locales';
 import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
@@ -64,17 +64,23 @@ export function ReceiptEmail({
   );
 }
 
-/** The notice that voids a receipt after a refund (issue #12: a refund voids the receipt, never edits it). */
+/** The notice that voids a receipt after a refund (issue #12: a refund voids the receipt, never edits it), in the gift's language (issue #24). */
 export function ReceiptVoidEmail({ receipt, context }: { receipt: ReceiptDetails; context: EmailContext }) {
+  const locale = receipt.locale ?? SOURCE_LOCALE;
+  const i18n = serverI18n(locale);
+  const heading = i18n._('email.void.heading', { number: receipt.number });
   return (
-    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`Receipt ${receipt.number} is void`}>
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} locale={locale} preview={heading}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
-        Receipt {receipt.number} is void
+        {heading}
       </Heading>
       <Text>
-        Your donation of {formatAmountCents(receipt.amountCents, receipt.currency)} on {formatReceiptDate(receipt.issuedAt)} (transaction{' '}
-        {receipt.transactionId}) was refunded, so receipt {receipt.number} is no longer valid. Please do not use it for your tax
-        records.
+        {i18n._('email.void.body', {
+          amount: formatAmountCents(receipt.amountCents, receipt.currency, locale),
+          date: formatReceiptDate(receipt.issuedAt, locale),
+          transactionId: receipt.transactionId,
+          number: receipt.number,
+        })}
       </Text>
     </EmailLayout>
   );
@@ -83,7 +89,8 @@ export function ReceiptVoidEmail({ receipt, context }: { receipt: ReceiptDetails
 /**
  * The notice of a partial refund (issue #14; decision 0058): how much of which gift was refunded and when, and what
  * the receipt now stands for (the gift after this refund and the ones before it), with the link to its PDF, which
- * states it too. The receipt keeps its number; the donor uses the amount after refunds for their tax records.
+ * states it too. The receipt keeps its number; the donor uses the amount after refunds for their tax records. In the
+ * gift's language (issue #24).
  */
 export function PartialRefundEmail({
   receipt,
@@ -96,24 +103,31 @@ export function PartialRefundEmail({
   pdfUrl: string;
   context: EmailContext;
 }) {
-  const refunded = formatAmountCents(refund.amountCents, receipt.currency);
-  const kept = formatAmountCents(keptAmountCents({ amountCents: receipt.amountCents, refundedCents: refund.refundedCentsSoFar }), receipt.currency);
+  const locale = receipt.locale ?? SOURCE_LOCALE;
+  const i18n = serverI18n(locale);
+  const amount = (cents: number) => formatAmountCents(cents, receipt.currency, locale);
+  const refunded = amount(refund.amountCents);
+  const kept = amount(keptAmountCents({ amountCents: receipt.amountCents, refundedCents: refund.refundedCentsSoFar }));
+  const heading = i18n._('email.partialRefund.heading', { refunded });
   return (
-    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`${refunded} of your donation was refunded`}>
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} locale={locale} preview={heading}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
-        {refunded} of your donation was refunded
+        {heading}
       </Heading>
       <Text>
-        On {formatReceiptDate(refund.createdAt)} we refunded {refunded} of your donation of {formatAmountCents(receipt.amountCents, receipt.currency)} made
-        on {formatReceiptDate(receipt.issuedAt)} (transaction {receipt.transactionId}). The refund goes back to the card you paid with.
+        {i18n._('email.partialRefund.body', {
+          refundDate: formatReceiptDate(refund.createdAt, locale),
+          refunded,
+          amount: amount(receipt.amountCents),
+          giftDate: formatReceiptDate(receipt.issuedAt, locale),
+          transactionId: receipt.transactionId,
+        })}
       </Text>
-      <Text style={{ fontWeight: 'bold' }}>
-        Receipt {receipt.number} now stands for {kept}, your gift after refunds. Please use this amount for your tax records.
-      </Text>
+      <Text style={{ fontWeight: 'bold' }}>{i18n._('email.partialRefund.standsFor', { number: receipt.number, kept })}</Text>
       <Button href={pdfUrl} style={{ backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' }}>
-        {DOWNLOAD_RECEIPT_LABEL}
+        {i18n._('email.receipt.download')}
       </Button>
-      <Text style={{ fontSize: '12px', color: '#555555' }}>The receipt's PDF shows the refund and the amount after it.</Text>
+      <Text style={{ fontSize: '12px', color: '#555555' }}>{i18n._('email.partialRefund.pdfNote')}</Text>
     </EmailLayout>
   );
 }
@@ -124,51 +138,83 @@ export interface ListedReceipt {
   pdfUrl: string;
 }
 
-/** The answer to a resend request (POST /api/receipts/resend): one line per donation with its receipt link. */
-export function ReceiptLinksEmail({ receipts, context }: { receipts: ListedReceipt[]; context: EmailContext }) {
+/** `Receipt 2026-000012 (PDF)`: the link of one listed receipt, in `locale`. */
+function ListedReceiptLink({ number, pdfUrl, locale }: { number: string; pdfUrl: string; locale: Locale }) {
+  const i18n = serverI18n(locale);
+  return <Link href={pdfUrl}>{i18n._('email.receiptList.pdfLink', { number })}</Link>;
+}
+
+/**
+ * The answer to a resend request (POST /api/receipts/resend): one line per donation with its receipt link, in
+ * `locale` (the language the donor asked in, else their latest gift's; issue #24).
+ */
+export function ReceiptLinksEmail({ receipts, context, locale }: { receipts: ListedReceipt[]; context: EmailContext; locale: Locale }) {
+  const i18n = serverI18n(locale);
+  const amount = (cents: number, currency: string) => formatAmountCents(cents, currency, locale);
+  const heading = i18n._('email.receiptLinks.heading');
   return (
-    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview="Your donation receipts">
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} locale={locale} preview={heading}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
-        Your donation receipts
+        {heading}
       </Heading>
-      <Text>You asked for the receipts of the donations made with this address. Each link downloads one receipt as a PDF.</Text>
+      <Text>{i18n._('email.receiptLinks.intro')}</Text>
       <Section>
-        {receipts.map(({ receipt, pdfUrl }) => (
-          <Text key={receipt.number} style={{ margin: '4px 0' }}>
-            {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(receipt.amountCents, receipt.currency)}
-            {receipt.voidedAt ? ' (refunded, void)' : receipt.refundedCents > 0 ? ` (${formatAmountCents(receipt.refundedCents, receipt.currency)} refunded)` : ''} ·{' '}
-            <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
-          </Text>
-        ))}
+        {receipts.map(({ receipt, pdfUrl }) => {
+          const values = {
+            date: formatReceiptDate(receipt.issuedAt, locale),
+            amount: amount(receipt.amountCents, receipt.currency),
+            refunded: amount(receipt.refundedCents, receipt.currency),
+          };
+          const line = receipt.voidedAt
+            ? i18n._('email.receiptLinks.lineVoid', values)
+            : receipt.refundedCents > 0
+              ? i18n._('email.receiptLinks.lineRefunded', values)
+              : i18n._('email.receiptList.line', values);
+          return (
+            <Text key={receipt.number} style={{ margin: '4px 0' }}>
+              {line} · <ListedReceiptLink number={receipt.number} pdfUrl={pdfUrl} locale={locale} />
+            </Text>
+          );
+        })}
       </Section>
-      <Text style={{ fontSize: '12px', color: '#555555' }}>If you did not ask for this message, you can ignore it.</Text>
+      <Text style={{ fontSize: '12px', color: '#555555' }}>{i18n._('email.receiptLinks.ignore')}</Text>
     </EmailLayout>
   );
 }
 
 /**
  * A year-end statement (issue #12): each date and amount of `year` (refunded gifts left out) and the total. A partly
- * refunded gift counts for what was kept (issue #14; decision 0058).
+ * refunded gift counts for what was kept (issue #14; decision 0058). In `locale` (the donor's latest gift's; issue #24).
  */
-export function YearEndStatementEmail({ year, receipts, context }: { year: number; receipts: ListedReceipt[]; context: EmailContext }) {
+export function YearEndStatementEmail({ year, receipts, context, locale }: { year: number; receipts: ListedReceipt[]; context: EmailContext; locale: Locale }) {
+  const i18n = serverI18n(locale);
   const currencies = new Set(receipts.map(({ receipt }) => receipt.currency));
   const [currency] = currencies;
   const totalCents = receipts.reduce((sum, { receipt }) => sum + keptAmountCents(receipt), 0);
+  const heading = i18n._('email.statement.heading', { year: String(year) });
   return (
-    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={`Your donations in ${year}`}>
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} locale={locale} preview={heading}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
-        Your donations in {year}
+        {heading}
       </Heading>
       <Section>
-        {receipts.map(({ receipt, pdfUrl }) => (
-          <Text key={receipt.number} style={{ margin: '4px 0' }}>
-            {formatReceiptDate(receipt.issuedAt)}: {formatAmountCents(keptAmountCents(receipt), receipt.currency)}
-            {receipt.refundedCents > 0 ? ` (after a refund of ${formatAmountCents(receipt.refundedCents, receipt.currency)})` : ''} ·{' '}
-            <Link href={pdfUrl}>Receipt {receipt.number} (PDF)</Link>
-          </Text>
-        ))}
+        {receipts.map(({ receipt, pdfUrl }) => {
+          const values = {
+            date: formatReceiptDate(receipt.issuedAt, locale),
+            amount: formatAmountCents(keptAmountCents(receipt), receipt.currency, locale),
+            refunded: formatAmountCents(receipt.refundedCents, receipt.currency, locale),
+          };
+          return (
+            <Text key={receipt.number} style={{ margin: '4px 0' }}>
+              {receipt.refundedCents > 0 ? i18n._('email.statement.lineAfterRefund', values) : i18n._('email.receiptList.line', values)} ·{' '}
+              <ListedReceiptLink number={receipt.number} pdfUrl={pdfUrl} locale={locale} />
+            </Text>
+          );
+        })}
       </Section>
-      {currencies.size === 1 && currency && <Text style={{ fontWeight: 'bold' }}>Total: {formatAmountCents(totalCents, currency)}</Text>}
+      {currencies.size === 1 && currency && (
+        <Text style={{ fontWeight: 'bold' }}>{i18n._('email.statement.total', { amount: formatAmountCents(totalCents, currency, locale) })}</Text>
+      )}
       <Text>{context.organization.taxStatement}</Text>
     </EmailLayout>
   );
