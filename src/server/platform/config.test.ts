@@ -6,7 +6,6 @@ import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing-settings';
 import {
   DEFAULT_DIGEST_HOUR,
   DEFAULT_ORG_LEGAL_NAME,
-  DEFAULT_RECEIPT_TAX_STATEMENT,
   DEVELOPMENT_COOKIE_SECRET,
   loadConfig,
   testDatabaseUrl,
@@ -47,7 +46,7 @@ describe('loadConfig', () => {
         legalName: DEFAULT_ORG_LEGAL_NAME,
         address: undefined,
         taxId: undefined,
-        taxStatement: DEFAULT_RECEIPT_TAX_STATEMENT,
+        taxStatement: undefined,
       },
       adminToken: undefined,
       billing: { intervalMs: 60_000, retryDays: [1, 3, 7] },
@@ -273,13 +272,6 @@ describe('loadConfig: mail, organisation profile and operator token (issue #12)'
     expect(loadConfig({ PUBLIC_URL: 'https://give.example.org' }).mail.from).toBe(
       'Belize Barrier Reef Donations <receipts@give.example.org>',
     );
-  });
-
-  it('makes no tax-deductibility claim by default', () => {
-    const statement = loadConfig({}).organization.taxStatement;
-    expect(statement).toMatch(/no goods or services/i);
-    expect(statement).toMatch(/consult a tax advisor/i);
-    expect(statement).not.toMatch(/is (fully )?tax[- ]deductible/i);
   });
 
   it.each([

@@ -122,13 +122,6 @@ const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
 /** How often the mail relay looks for messages due (MAIL_POLL_INTERVAL_MS default), in ms; well under issue #12's 10 s. */
 export const DEFAULT_MAIL_POLL_INTERVAL_MS = 1_000;
-/**
- * The default receipt tax wording (RECEIPT_TAX_STATEMENT; issue #12, decision 0043). NOTE: it claims no tax
- * deductibility: a gift made straight to a charity outside the United States is generally not deductible there,
- * so it says only what is true everywhere; an operator whose legal entity qualifies sets its own wording.
- */
-export const DEFAULT_RECEIPT_TAX_STATEMENT =
-  'No goods or services were provided in exchange for this donation. Whether you can deduct it from your taxes depends on the laws where you pay tax; please consult a tax advisor.';
 /** The organisation named on receipts when ORG_LEGAL_NAME is unset. */
 export const DEFAULT_ORG_LEGAL_NAME = 'Belize Barrier Reef Donations';
 /** DIGEST_HOUR default: the staff's digest of the day before is queued from 07:00 in TZ (issue #14). */
@@ -357,8 +350,12 @@ export interface OrganizationProfile {
   address: string | undefined;
   /** ORG_TAX_ID, e.g. a charity registration number (default none). */
   taxId: string | undefined;
-  /** RECEIPT_TAX_STATEMENT (default {@link DEFAULT_RECEIPT_TAX_STATEMENT}, which claims no deductibility). */
-  taxStatement: string;
+  /**
+   * RECEIPT_TAX_STATEMENT, the operator's own wording, printed as it is in every language; unset: the catalogues'
+   * `pdf.receipt.taxStatement` in the receipt's language (issue #12, decision 0043: it claims no deductibility;
+   * issue #24). See receipts/receipt-view.ts taxStatementIn.
+   */
+  taxStatement: string | undefined;
 }
 
 /**
@@ -451,7 +448,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       legalName: vars.ORG_LEGAL_NAME ?? DEFAULT_ORG_LEGAL_NAME,
       address: vars.ORG_ADDRESS,
       taxId: vars.ORG_TAX_ID,
-      taxStatement: vars.RECEIPT_TAX_STATEMENT ?? DEFAULT_RECEIPT_TAX_STATEMENT,
+      taxStatement: vars.RECEIPT_TAX_STATEMENT,
     },
     billing: {
       intervalMs: vars.BILLING_INTERVAL_MS ?? DEFAULT_BILLING_INTERVAL_MS,

@@ -5,7 +5,7 @@ import PDFDocument from 'pdfkit';
 import { SOURCE_LOCALE } from '../../shared/i18n/locales';
 import { serverI18n } from '../i18n/catalogues';
 import type { OrganizationProfile } from '../platform/config';
-import { receiptLines, type RecurringReceiptNote } from './receipt-view';
+import { receiptLines, taxStatementIn, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
 
 /**
@@ -123,7 +123,7 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
   }
   doc.x = MARGIN;
   doc.moveDown(1);
-  root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(11).fillColor('#000000').text(organization.taxStatement, MARGIN, doc.y, { width })));
+  root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(11).fillColor('#000000').text(taxStatementIn(organization, locale), MARGIN, doc.y, { width })));
 
   const details = [organization.address, organization.taxId ? i18n._('pdf.receipt.taxId', { taxId: organization.taxId }) : undefined].filter(Boolean).join(' · ');
   if (details) {

@@ -6,6 +6,7 @@ import { formatDollars } from '../../shared/money';
 import { serverI18n } from '../i18n/catalogues';
 import { describeTribute } from '../../shared/tribute';
 import { keptAmountCents } from '../ledger/kept-amount';
+import type { OrganizationProfile } from '../platform/config';
 import type { ReceiptDetails } from './repository';
 
 /**
@@ -102,3 +103,13 @@ export interface RecurringReceiptNote {
 
 /** The recurring note of a donation's receipt, or undefined for a one-time gift. */
 export type RecurringReceiptNoteOf = (donationId: string) => Promise<RecurringReceiptNote | undefined>;
+
+/**
+ * The tax wording of a receipt in `locale` (issue #12, decision 0043; issue #24): the operator's RECEIPT_TAX_STATEMENT
+ * as written when set, else the catalogues' default, which claims no tax deductibility (a gift made straight to a
+ * charity outside the United States is generally not deductible there, so it says only what is true everywhere).
+ */
+export function taxStatementIn(organization: Pick<OrganizationProfile, 'taxStatement'>, locale: Locale): string {
+  const i18n = serverI18n(locale);
+  return organization.taxStatement ?? i18n._('pdf.receipt.taxStatement');
+}

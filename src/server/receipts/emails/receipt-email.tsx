@@ -4,7 +4,7 @@ import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
 import { keptAmountCents } from '../../ledger/kept-amount';
-import { formatAmountCents, formatReceiptDate, receiptLines, type RecurringReceiptNote } from '../receipt-view';
+import { formatAmountCents, formatReceiptDate, receiptLines, taxStatementIn, type RecurringReceiptNote } from '../receipt-view';
 import type { ReceiptDetails, RefundNoticeDetails } from '../repository';
 import { LabelledLines } from './labelled-lines';
 import { EmailLayout } from './layout';
@@ -50,7 +50,7 @@ export function ReceiptEmail({
       </Heading>
       {receipt.isTestPayment && <Text>{i18n._('email.receipt.testPayment')}</Text>}
       <LabelledLines lines={receiptLines({ ...receipt, ...recurring })} />
-      <Text>{context.organization.taxStatement}</Text>
+      <Text>{taxStatementIn(context.organization, locale)}</Text>
       <Button href={pdfUrl} style={{ backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' }}>
         {i18n._('email.receipt.download')}
       </Button>
@@ -215,7 +215,7 @@ export function YearEndStatementEmail({ year, receipts, context, locale }: { yea
       {currencies.size === 1 && currency && (
         <Text style={{ fontWeight: 'bold' }}>{i18n._('email.statement.total', { amount: formatAmountCents(totalCents, currency, locale) })}</Text>
       )}
-      <Text>{context.organization.taxStatement}</Text>
+      <Text>{taxStatementIn(context.organization, locale)}</Text>
     </EmailLayout>
   );
 }
