@@ -4,7 +4,6 @@ import { frequencyLabel } from '../../shared/frequencies';
 import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
 import { formatDollars } from '../../shared/money';
 import { serverI18n } from '../i18n/catalogues';
-import { describeTribute } from '../../shared/tribute';
 import { keptAmountCents } from '../ledger/kept-amount';
 import type { OrganizationProfile } from '../platform/config';
 import type { ReceiptDetails } from './repository';
@@ -81,7 +80,7 @@ export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptN
     { label: i18n._('pdf.receipt.cause'), value: causeName(i18n, receipt.cause) },
     { label: i18n._('pdf.receipt.donor'), value: receipt.isAnonymous ? i18n._('pdf.receipt.anonymousDonor', { name: receipt.donorName }) : receipt.donorName },
     // A dedicated gift (issue #23) says in honour or in memory of whom.
-    ...(receipt.tributeType && receipt.tributeHonoreeName ? [{ label: i18n._('pdf.receipt.dedication'), value: describeTribute({ type: receipt.tributeType, honoreeName: receipt.tributeHonoreeName }) }] : []),
+    ...(receipt.tributeType && receipt.tributeHonoreeName ? [{ label: i18n._('pdf.receipt.dedication'), value: i18n._('email.tribute.dedication', { type: receipt.tributeType, name: receipt.tributeHonoreeName }) }] : []),
     { label: i18n._('pdf.receipt.paidWith'), value: paidWith(receipt, locale) },
     { label: i18n._('pdf.receipt.transactionId'), value: receipt.transactionId },
     // A gift of a recurring plan (issue #13) says so, and when the next charge is, as the e-mail sends it.

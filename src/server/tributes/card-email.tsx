@@ -1,18 +1,21 @@
 import { Body, Container, Head, Heading, Hr, Html, Preview, Text } from '@react-email/components';
-import { CAUSE_DETAILS, type Cause } from '../../shared/causes';
-import { TRIBUTE_TYPE_LABELS, type TributeType } from '../../shared/tribute';
+import { causeName, type Cause } from '../../shared/causes';
+import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
+import type { TributeType } from '../../shared/tribute';
+import { serverI18n } from '../i18n/catalogues';
 import type { OrganizationProfile } from '../platform/config';
 
 /**
  * The card a donor asked us to send to someone when they dedicated their gift (issue #23, section 3): who gave (or
  * "Someone" for an anonymous gift), in honour or in memory of whom, for which cause, and the donor's message. Never the
- * amount: the gift's size is the donor's business. Rendered with @react-email/components; its plain-text part comes from
- * the same tree (mail/render-email.ts).
+ * amount: the gift's size is the donor's business. In the gift's language (issue #24: every text from the catalogues,
+ * ids `email.tribute.*`). Rendered with @react-email/components; its plain-text part comes from the same tree
+ * (mail/render-email.ts).
  */
 
 /** What the card says: the giver as named on it, the dedication, the cause, whom it goes to and the donor's message. */
 export interface TributeCard {
-  /** The donor's name, or `Someone` for an anonymous gift. */
+  /** The donor's name, or `Someone` (in the card's language, compose.tsx anonymousGiver) for an anonymous gift. */
   giver: string;
   type: TributeType;
   honoreeName: string;
@@ -21,9 +24,13 @@ export interface TributeCard {
   message: string | null;
 }
 
-/** `Ana Lopez made a gift in memory of Jane Doe`: the card's subject and heading. */
-export function tributeCardHeadline(card: Pick<TributeCard, 'giver' | 'type' | 'honoreeName'>): string {
-  return `${card.giver} made a gift ${TRIBUTE_TYPE_LABELS[card.type].toLowerCase()} ${card.honoreeName}`;
+/**
+ * `Ana Lopez made a gift in memory of Jane Doe` (`Ana Lopez hizo una donación en memoria de Jane Doe` in Spanish): the
+ * card's subject, preview and heading, in `locale` (issue #24; English by default).
+ */
+export function tributeCardHeadline(card: Pick<TributeCard, 'giver' | 'type' | 'honoreeName'>, locale: Locale = SOURCE_LOCALE): string {
+  const i18n = serverI18n(locale);
+  return i18n._('email.tribute.headline', { giver: card.giver, type: card.type, honoree: card.honoreeName });
 }
 
 const page = { backgroundColor: '#f4f7f7', fontFamily: 'Arial, Helvetica, sans-serif', color: '#1a1a1a' };
@@ -31,11 +38,14 @@ const frame = { backgroundColor: '#ffffff', padding: '24px', margin: '24px auto'
 const quote = { borderLeft: '4px solid #00695c', paddingLeft: '12px', whiteSpace: 'pre-line' as const };
 const small = { fontSize: '12px', color: '#555555', lineHeight: '18px' };
 
-/** The card e-mail of one dedicated gift. */
-export function TributeCardEmail({ card, organization }: { card: TributeCard; organization: OrganizationProfile }) {
-  const headline = tributeCardHeadline(card);
+/** The card e-mail of one dedicated gift, in `locale` (the gift's language, issue #24; English by default). */
+export function TributeCardEmail({ card, organization, locale = SOURCE_LOCALE }: { card: TributeCard; organization: OrganizationProfile; locale?: Locale }) {
+  const i18n = serverI18n(locale);
+  const headline = tributeCardHeadline(card, locale);
+  // The small print, then the organisation's name and its address when there is one.
+  const footer = [i18n._('email.tribute.smallPrint'), [organization.legalName, organization.address].filter(Boolean).join(' · ')].join(' ');
   return (
-    <Html lang="en">
+    <Html lang={locale}>
       <Head />
       <Preview>{headline}</Preview>
       <Body style={page}>
@@ -43,24 +53,25 @@ export function TributeCardEmail({ card, organization }: { card: TributeCard; or
           <Heading as="h1" style={{ fontSize: '22px', color: '#00695c', margin: '0 0 16px' }}>
             {headline}
           </Heading>
-          <Text>Dear {card.recipientName},</Text>
+          <Text>{i18n._('email.tribute.greeting', { name: card.recipientName })}</Text>
           <Text>
-            {card.giver} made a gift to {organization.legalName} {TRIBUTE_TYPE_LABELS[card.type].toLowerCase()} {card.honoreeName}, for{' '}
-            {CAUSE_DETAILS[card.cause].displayName}, and asked us to let you know.
+            {i18n._('email.tribute.body', {
+              giver: card.giver,
+              organization: organization.legalName,
+              type: card.type,
+              honoree: card.honoreeName,
+              cause: causeName(i18n, card.cause),
+            })}
           </Text>
           {card.message && (
             <>
-              <Text>Their message to you:</Text>
+              <Text>{i18n._('email.tribute.messageIntro')}</Text>
               <Text style={quote}>{card.message}</Text>
             </>
           )}
-          <Text>The gift helps protect the Belize Barrier Reef Reserve System, a marine World Heritage site.</Text>
+          <Text>{i18n._('email.tribute.reef')}</Text>
           <Hr />
-          <Text style={small}>
-            You receive this one message because a donor gave your address for it; we will not write to you again about it.{' '}
-            {organization.legalName}
-            {organization.address ? ` · ${organization.address}` : ''}
-          </Text>
+          <Text style={small}>{footer}</Text>
         </Container>
       </Body>
     </Html>

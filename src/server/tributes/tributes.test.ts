@@ -23,7 +23,6 @@ import { signInStaffForTest } from '../staff/testing/staff-session';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { StaffDonationDetailSchema } from '../../shared/staff/donations-api';
 import type { Clock } from '../platform/clock';
-import { ANONYMOUS_GIVER } from './compose';
 
 /**
  * Gifts in honour or in memory of someone (issue #23, section 3), through app.inject on the real app, database, test
@@ -71,6 +70,17 @@ async function mailsOf(kind: string): Promise<ParsedMail[]> {
 
 const addressOf = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)?.value[0]?.address;
 const cardRows = () => t.db.select().from(mailOutbox).where(eq(mailOutbox.kind, 'tribute_card'));
+
+/** The text of the first page of the PDF at `url` (a receipt's link), as pdf.js reads it. */
+async function pdfText(url: string): Promise<string> {
+  const pdf = await t.app.inject({ method: 'GET', url });
+  expect(pdf.statusCode).toBe(200);
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const document = await pdfjs.getDocument({ data: new Uint8Array(pdf.rawPayload), useSystemFonts: false }).promise;
+  const text = (await (await document.getPage(1)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  await document.destroy();
+  return text;
+}
 
 describe('the tribute payload is validated like every other field', () => {
   const tooLong = 'x'.repeat(10_000);
@@ -144,6 +154,12 @@ describe('a dedicated gift', () => {
     expect(card.text).toContain('Dear Luis Reef,');
     expect(card.text).toContain('Ana Reef made a gift to Reef Trust Ltd in memory of Grandma Rosa');
     expect(card.text).toContain('She loved the reef.');
+    // Issue #24: an English gift's card keeps the spec's English wording, every sentence of it.
+    expect(card.text).toContain('Ana Reef made a gift to Reef Trust Ltd in memory of Grandma Rosa, for Research and Science, and asked us to let you know.');
+    expect(card.text).toContain('Their message to you:');
+    expect(card.text).toContain('The gift helps protect the Belize Barrier Reef Reserve System, a marine World Heritage site.');
+    expect(card.text).toContain('You receive this one message because a donor gave your address for it; we will not write to you again about it. Reef Trust Ltd');
+    expect(card.html).toMatch(/<html[^>]*\slang="en"/);
     for (const part of [card.subject ?? '', card.text ?? '', card.html || '']) {
       expect(part).not.toMatch(/\$\s*\d|37[.,]50|USD/);
     }
@@ -153,7 +169,8 @@ describe('a dedicated gift', () => {
     expect((await t.postDonation(dedicated({ type: 'honor', honoreeName: 'Coach Kim', notify: { name: 'Kim', email: 'kim@example.org' } }, { isAnonymous: true }))).statusCode).toBe(200);
     await t.app.mail.relayDue();
     const [card] = await mailsOf('tribute_card');
-    expect(card?.subject).toBe(`${ANONYMOUS_GIVER} made a gift in honour of Coach Kim`);
+    expect(card?.subject).toBe('Someone made a gift in honour of Coach Kim');
+    expect(card?.text).toContain('Someone made a gift to Reef Trust Ltd in honour of Coach Kim, for Research and Science, and asked us to let you know.');
     expect(card?.text).not.toContain('Ana Reef');
     expect(card?.html).not.toContain('Ana Reef');
   });
@@ -172,12 +189,72 @@ describe('a dedicated gift', () => {
     await t.app.mail.relayDue();
     const [receipt] = await mailsOf('receipt');
     expect(receipt?.text).toContain('In memory of Grandma Rosa');
-    const pdf = await t.app.inject({ method: 'GET', url: receiptUrl });
-    const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    const document = await pdfjs.getDocument({ data: new Uint8Array(pdf.rawPayload), useSystemFonts: false }).promise;
-    const text = (await (await document.getPage(1)).getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ');
-    await document.destroy();
-    expect(text).toContain('In memory of Grandma Rosa');
+    expect(await pdfText(receiptUrl)).toContain('In memory of Grandma Rosa');
+  });
+});
+
+describe('a gift dedicated in Spanish (issue #24)', () => {
+  /** English sentences of the card that must not reach a Spanish reader. */
+  const ENGLISH_WORDING = /made a gift|Dear |Their message|helps protect|You receive|Someone|In memory of|In honour of|in memory of|in honour of/;
+
+  it('sends the card in Spanish: subject, greeting, sentence with the Spanish cause, message, reef, small print and <html lang="es">', async () => {
+    const response = await t.postDonation(dedicated(IN_MEMORY, { donorName: 'Ana Reef', locale: 'es', cause: 'marine-protected-areas' }));
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await t.db.select({ locale: donations.locale }).from(donations))[0]).toEqual({ locale: 'es' });
+    await t.app.mail.relayDue();
+    const [card] = await mailsOf('tribute_card');
+    if (!card) throw new Error('no card');
+    expect(addressOf(card)).toBe('luis@example.org');
+    expect(card.subject).toBe('Ana Reef hizo una donación en memoria de Grandma Rosa');
+    expect(card.text).toContain('Hola, Luis Reef:');
+    expect(card.text).toContain(
+      'Ana Reef hizo una donación a Reef Trust Ltd en memoria de Grandma Rosa, destinada a la causa Gestión de Áreas Marinas Protegidas, y nos pidió que te avisáramos.',
+    );
+    expect(card.text).toContain('Su mensaje para ti:');
+    expect(card.text).toContain('She loved the reef.');
+    expect(card.text).toContain('Esta donación ayuda a proteger el Sistema de Reservas del Arrecife de Barrera de Belice');
+    expect(card.text).toContain('Recibes este único mensaje porque quien hizo la donación nos dio tu dirección para enviártelo; no volveremos a escribirte sobre esta donación. Reef Trust Ltd');
+    expect(card.html).toMatch(/<html[^>]*\slang="es"/);
+    // The preview line (hidden in the HTML) and the heading are the subject.
+    expect(card.html).toContain('Ana Reef hizo una donación en memoria de Grandma Rosa');
+    // The donor's own message stays as they wrote it; the card's own wording is all Spanish.
+    for (const part of [card.subject ?? '', card.text ?? '', card.html || '']) {
+      expect(part).not.toMatch(ENGLISH_WORDING);
+      expect(part).not.toMatch(/\$\s*\d|37[.,]50|US\$|USD/);
+    }
+  });
+
+  it('names "Alguien" when the gift is anonymous, in honour of someone', async () => {
+    const tribute = { type: 'honor', honoreeName: 'Coach Kim', notify: { name: 'Kim', email: 'kim@example.org' } };
+    expect((await t.postDonation(dedicated(tribute, { isAnonymous: true, locale: 'es' }))).statusCode).toBe(200);
+    await t.app.mail.relayDue();
+    const [card] = await mailsOf('tribute_card');
+    expect(card?.subject).toBe('Alguien hizo una donación en honor de Coach Kim');
+    expect(card?.text).toContain('Alguien hizo una donación a Reef Trust Ltd en honor de Coach Kim, destinada a la causa Investigación y Ciencia, y nos pidió que te avisáramos.');
+    expect(card?.text).not.toContain('Su mensaje para ti:');
+    for (const part of [card?.text ?? '', card?.html ?? '']) expect(part).not.toMatch(/Ana Reef|Someone/);
+  });
+
+  it("says the dedication in Spanish on the donor's receipt, in the e-mail and in its PDF", async () => {
+    const response = await t.postDonation(dedicated(IN_MEMORY, { locale: 'es' }));
+    const { receiptUrl } = response.json<{ data: { receiptUrl: string } }>().data;
+    await t.app.mail.relayDue();
+    const [receipt] = await mailsOf('receipt');
+    expect(receipt?.text).toMatch(/Dedicatoria:?\s+En memoria de Grandma Rosa/);
+    expect(receipt?.text).not.toContain('In memory of');
+    const text = await pdfText(receiptUrl);
+    expect(text).toContain('En memoria de Grandma Rosa');
+    expect(text).not.toContain('In memory of');
+  });
+
+  it('an English gift in honour of someone keeps its English receipt line next to a Spanish one', async () => {
+    expect((await t.postDonation(dedicated({ type: 'honor', honoreeName: 'Coach Kim' }, { donorEmail: 'en@example.org' }))).statusCode).toBe(200);
+    expect((await t.postDonation(dedicated({ type: 'honor', honoreeName: 'Coach Kim' }, { donorEmail: 'es@example.org', locale: 'es' }))).statusCode).toBe(200);
+    await t.app.mail.relayDue();
+    const receipts = await mailsOf('receipt');
+    const textTo = (address: string) => receipts.find((mail) => addressOf(mail) === address)?.text ?? '';
+    expect(textTo('en@example.org')).toMatch(/Dedication:?\s+In honour of Coach Kim/);
+    expect(textTo('es@example.org')).toMatch(/Dedicatoria:?\s+En honor de Coach Kim/);
   });
 });
 
