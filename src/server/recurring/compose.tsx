@@ -33,8 +33,11 @@ export function isRecurringMailKind(kind: MailKind): kind is RecurringMailKind {
 
 /**
  * The composer of the outbox's plan messages (issue #13): renders each from the plan as it is when sent, with a
- * freshly signed manage link. Rejects with PermanentComposeError for a message whose plan is gone, or a manage-links
- * request of an address without plans (the relay then stops retrying it).
+ * freshly signed manage link. Issue #24: a message about one plan speaks the plan's language (`plan.locale`); a
+ * manage-links answer lists the address's plans (oldest first) in the language it was asked in (`row.locale`), or, when
+ * none was recorded (links staff sent), in the language of the latest listed plan; each link opens its own plan's
+ * language, and the footer links that language's receipts page. Rejects with PermanentComposeError for a message whose
+ * plan is gone, or a manage-links request of an address without plans (the relay then stops retrying it).
  */
 export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
   // Issue #24: an e-mail's footer links the receipts page in the e-mail's language.
