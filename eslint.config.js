@@ -31,6 +31,7 @@ const DONOR_FACING_FILES = [
   'src/server/receipts/**/*.{ts,tsx}',
   'src/server/recurring/**/*email*.tsx',
   'src/server/recurring/compose.tsx',
+  'src/server/recurring/plan-view.ts',
   'src/server/tributes/**/*.tsx',
 ];
 

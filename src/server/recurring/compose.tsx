@@ -1,4 +1,5 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
+import { localizedPath } from '../../shared/i18n/locale-paths';
 import type { Locale } from '../../shared/i18n/locales';
 import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import type { CapabilitySigner } from '../platform/capability-link';
@@ -8,7 +9,8 @@ import { donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type Ma
 import type { Clock } from '../platform/clock';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
 import type { EmailContext } from '../receipts/emails/receipt-email';
-import { ManageLinksEmail, PlanEmail } from './emails';
+import { serverI18n } from '../i18n/catalogues';
+import { ManageLinksEmail, PlanEmail, planMailWording } from './emails';
 import { manageUrl } from './manage-link';
 import { findPlan } from './plans';
 import { planAmountLine } from './plan-view';
@@ -29,22 +31,20 @@ export function isRecurringMailKind(kind: MailKind): kind is RecurringMailKind {
   return (RECURRING_MAIL_KINDS as readonly string[]).includes(kind);
 }
 
-/** Subject of each message about one plan; `amount` is planAmountLine's `$30.00 USD monthly`. */
-const SUBJECTS: Record<Exclude<RecurringMailKind, 'manage_links'>, (amount: string) => string> = {
-  renewal_failed: (amount) => `Your ${amount} gift could not be charged`,
-  plan_paused: (amount) => `Your ${amount} gift is paused`,
-  plan_changed: (amount) => `Your recurring gift was changed: now ${amount}`,
-  renewal_needs_authentication: (amount) => `Please confirm your ${amount} gift`,
-  card_expiring: (amount) => `The card of your ${amount} gift expires soon`,
-};
-
 /**
  * The composer of the outbox's plan messages (issue #13): renders each from the plan as it is when sent, with a
- * freshly signed manage link. Rejects with PermanentComposeError for a message whose plan is gone, or a manage-links
- * request of an address without plans (the relay then stops retrying it).
+ * freshly signed manage link. Issue #24: a message about one plan speaks the plan's language (`plan.locale`); a
+ * manage-links answer lists the address's plans (oldest first) in the language it was asked in (`row.locale`), or, when
+ * none was recorded (links staff sent), in the language of the latest listed plan; each link opens its own plan's
+ * language, and the footer links that language's receipts page. Rejects with PermanentComposeError for a message whose
+ * plan is gone, or a manage-links request of an address without plans (the relay then stops retrying it).
  */
 export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
-  const context: EmailContext = { organization: deps.organization, receiptsPageUrl: new URL(RECEIPTS_PAGE_PATH, deps.publicUrl).toString() };
+  // Issue #24: an e-mail's footer links the receipts page in the e-mail's language.
+  const contextIn = (locale: Locale): EmailContext => ({
+    organization: deps.organization,
+    receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString(),
+  });
   // Issue #24: the manage link opens the page in the plan's language.
   const linkOf = (plan: { id: string; locale: Locale }) => manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now(), plan.locale);
   return async (row: MailOutboxRow): Promise<ComposedMail> => {
@@ -53,18 +53,28 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
         .select({ plan: recurringPlans })
         .from(recurringPlans)
         .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
-        .where(and(eq(sql`lower(${donations.donorEmail})`, row.recipient.toLowerCase()), ne(recurringPlans.status, 'cancelled')));
-      if (plans.length === 0) throw new PermanentComposeError(`Outbox message ${row.id} has no plans to list`);
+        .where(and(eq(sql`lower(${donations.donorEmail})`, row.recipient.toLowerCase()), ne(recurringPlans.status, 'cancelled')))
+        .orderBy(asc(recurringPlans.createdAt), asc(recurringPlans.id));
+      const latest = plans.at(-1)?.plan;
+      if (!latest) throw new PermanentComposeError(`Outbox message ${row.id} has no plans to list`);
+      // Issue #24: in the language the donor asked in (the page's), or, for links staff sent, their latest plan's.
+      const locale = row.locale ?? latest.locale;
       const listed = plans.map(({ plan }) => ({ plan, manageUrl: linkOf(plan) }));
-      return { to: row.recipient, subject: 'Links to manage your recurring gifts', ...(await renderEmailParts(<ManageLinksEmail plans={listed} context={context} />)) };
+      return {
+        to: row.recipient,
+        subject: serverI18n(locale)._('email.manageLinks.subject'),
+        ...(await renderEmailParts(<ManageLinksEmail plans={listed} context={contextIn(locale)} locale={locale} />)),
+      };
     }
     if (!isRecurringMailKind(row.kind)) throw new PermanentComposeError(`Outbox message ${row.id} (${row.kind}) is not about a plan`);
     const plan = row.recurringPlanId ? await findPlan(deps.db, row.recurringPlanId) : undefined;
     if (!plan) throw new PermanentComposeError(`Outbox message ${row.id} names no plan`);
+    // Issue #24: in the plan's language, subject and footer link included.
+    const { subject } = planMailWording(row.kind, serverI18n(plan.locale), planAmountLine(plan));
     return {
       to: row.recipient,
-      subject: SUBJECTS[row.kind](planAmountLine(plan)),
-      ...(await renderEmailParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan)} context={context} />)),
+      subject,
+      ...(await renderEmailParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan)} context={contextIn(plan.locale)} />)),
     };
   };
 }

@@ -1,91 +1,115 @@
 import { Button, Heading, Section, Text } from '@react-email/components';
+import type { I18n } from '@lingui/core';
+import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
 import type { RecurringPlanRow, RecurringMailKind } from '../db/schema';
+import { serverI18n } from '../i18n/catalogues';
 import type { EmailContext } from '../receipts/emails/receipt-email';
 import { LabelledLines } from '../receipts/emails/labelled-lines';
 import { EmailLayout } from '../receipts/emails/layout';
 import { planAmountLine, planLines } from './plan-view';
 
-/** The e-mails of recurring plans (issue #13), in the receipts' frame (EmailLayout); each carries the plan's manage link. */
+/**
+ * The e-mails of recurring plans (issue #13), in the receipts' frame (EmailLayout); each carries the plan's manage link.
+ * Issue #24: every word comes from the catalogues, in the plan's language (a manage-links answer: in the language it
+ * was asked in).
+ */
 
-/** The button text of a manage link, the same in every e-mail. */
-export const MANAGE_LINK_LABEL = 'Manage your recurring gift';
+/** A message about one plan: every kind of the outbox's plan mail but the manage-links answer. */
+export type PlanMailKind = Exclude<RecurringMailKind, 'manage_links'>;
 
-/** Heading and sentences of each message about one plan. */
-const WORDING: Record<Exclude<RecurringMailKind, 'manage_links'>, { heading: string; body: (amount: string) => string[] }> = {
-  renewal_failed: {
-    heading: 'Your recurring gift could not be charged',
-    body: (amount) => [
-      `We could not charge your card for your ${amount} gift. We will try again in a few days.`,
-      'If your card changed or expired, you can update it with the link below; nothing else is needed.',
-    ],
-  },
-  plan_paused: {
-    heading: 'Your recurring gift is paused',
-    body: (amount) => [
-      `We tried several times to charge your card for your ${amount} gift, without success, so we paused it: nothing more will be charged.`,
-      'To give again, update your card and resume your gift with the link below.',
-    ],
-  },
-  plan_changed: {
-    heading: 'Your recurring gift was changed',
-    body: () => ['Your change is saved and takes effect from the next charge. Here is your gift as it stands now.', 'If you did not make this change, use the link below to review your gift.'],
-  },
-  renewal_needs_authentication: {
-    heading: 'Please confirm your recurring gift',
-    body: (amount) => [
-      `Your bank asks you to confirm the payment of your ${amount} gift. Nothing was charged yet.`,
-      'Open the link below and choose Confirm Payment; your bank may ask you to approve it.',
-    ],
-  },
-  card_expiring: {
-    heading: 'Your card expires soon',
-    body: (amount) => [
-      `The card of your ${amount} gift expires at the end of its expiry month, within 30 days.`,
-      'To keep your gift going, update your card with the link below.',
-    ],
-  },
-};
+/** The button text of a manage link in `i18n`'s language, the same in every e-mail (the receipt's too). */
+export function manageLinkLabel(i18n: I18n): string {
+  return i18n._('email.receipt.manageLink');
+}
+
+/**
+ * Subject, heading and sentences of each message about one plan, in `i18n`'s language; `amount` is planAmountLine's
+ * `$30.00 USD monthly` in the same language.
+ */
+export function planMailWording(kind: PlanMailKind, i18n: I18n, amount: string): { subject: string; heading: string; body: string[] } {
+  switch (kind) {
+    case 'renewal_failed':
+      return {
+        subject: i18n._('email.plan.renewalFailed.subject', { amount }),
+        heading: i18n._('email.plan.renewalFailed.heading'),
+        body: [i18n._('email.plan.renewalFailed.body', { amount }), i18n._('email.plan.renewalFailed.next')],
+      };
+    case 'plan_paused':
+      return {
+        subject: i18n._('email.plan.paused.subject', { amount }),
+        heading: i18n._('email.plan.paused.heading'),
+        body: [i18n._('email.plan.paused.body', { amount }), i18n._('email.plan.paused.next')],
+      };
+    case 'plan_changed':
+      return {
+        subject: i18n._('email.plan.changed.subject', { amount }),
+        heading: i18n._('email.plan.changed.heading'),
+        body: [i18n._('email.plan.changed.body'), i18n._('email.plan.changed.next')],
+      };
+    case 'renewal_needs_authentication':
+      return {
+        subject: i18n._('email.plan.needsAuthentication.subject', { amount }),
+        heading: i18n._('email.plan.needsAuthentication.heading'),
+        body: [i18n._('email.plan.needsAuthentication.body', { amount }), i18n._('email.plan.needsAuthentication.next')],
+      };
+    case 'card_expiring':
+      return {
+        subject: i18n._('email.plan.cardExpiring.subject', { amount }),
+        heading: i18n._('email.plan.cardExpiring.heading'),
+        body: [i18n._('email.plan.cardExpiring.body', { amount }), i18n._('email.plan.cardExpiring.next')],
+      };
+  }
+}
 
 const button = { backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' };
 const small = { fontSize: '12px', color: '#555555' };
 
-/** A message about one plan (`kind`): what happened, the plan as it stands, and its manage link. */
-export function PlanEmail({ kind, plan, manageUrl, context }: { kind: Exclude<RecurringMailKind, 'manage_links'>; plan: RecurringPlanRow; manageUrl: string; context: EmailContext }) {
-  const wording = WORDING[kind];
+/**
+ * A message about one plan (`kind`): what happened, the plan as it stands, and its manage link; in the plan's language
+ * (`plan.locale`, issue #24). `context.receiptsPageUrl` should be that language's receipts page.
+ */
+export function PlanEmail({ kind, plan, manageUrl, context }: { kind: PlanMailKind; plan: RecurringPlanRow; manageUrl: string; context: EmailContext }) {
+  const { locale } = plan;
+  const i18n = serverI18n(locale);
+  const wording = planMailWording(kind, i18n, planAmountLine(plan, locale));
   return (
-    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={wording.heading}>
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={wording.heading} locale={locale}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
         {wording.heading}
       </Heading>
-      {wording.body(planAmountLine(plan)).map((sentence) => (
+      {wording.body.map((sentence) => (
         <Text key={sentence}>{sentence}</Text>
       ))}
-      <LabelledLines lines={planLines(plan)} />
+      <LabelledLines lines={planLines(plan, locale)} />
       <Button href={manageUrl} style={button}>
-        {MANAGE_LINK_LABEL}
+        {manageLinkLabel(i18n)}
       </Button>
-      <Text style={small}>The link works without an account: keep it private, it lets anyone who has it change your gift.</Text>
+      <Text style={small}>{i18n._('email.plan.linkNote')}</Text>
     </EmailLayout>
   );
 }
 
-/** The answer to a manage-links request: each plan of the address with its manage link. */
-export function ManageLinksEmail({ plans, context }: { plans: Array<{ plan: RecurringPlanRow; manageUrl: string }>; context: EmailContext }) {
+/**
+ * The answer to a manage-links request: each plan of the address with its manage link, every word in `locale` (English
+ * by default; issue #24). Each link opens its own plan's page in the plan's language (the caller's `manageUrl`).
+ */
+export function ManageLinksEmail({ plans, context, locale = SOURCE_LOCALE }: { plans: Array<{ plan: RecurringPlanRow; manageUrl: string }>; context: EmailContext; locale?: Locale }) {
+  const i18n = serverI18n(locale);
   return (
-    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview="Links to manage your recurring gifts">
+    <EmailLayout organization={context.organization} receiptsPageUrl={context.receiptsPageUrl} preview={i18n._('email.manageLinks.subject')} locale={locale}>
       <Heading as="h2" style={{ fontSize: '18px' }}>
-        Your recurring gifts
+        {i18n._('email.manageLinks.heading')}
       </Heading>
-      <Text>You asked for the links to manage the recurring gifts made with this address.</Text>
+      <Text>{i18n._('email.manageLinks.intro')}</Text>
       {plans.map(({ plan, manageUrl }) => (
         <Section key={plan.id}>
-          <LabelledLines lines={planLines(plan)} />
+          <LabelledLines lines={planLines(plan, locale)} />
           <Button href={manageUrl} style={button}>
-            {MANAGE_LINK_LABEL}
+            {manageLinkLabel(i18n)}
           </Button>
         </Section>
       ))}
-      <Text style={small}>If you did not ask for this message, you can ignore it. Keep these links private.</Text>
+      <Text style={small}>{i18n._('email.manageLinks.note')}</Text>
     </EmailLayout>
   );
 }

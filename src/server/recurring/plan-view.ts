@@ -1,33 +1,56 @@
+import type { I18n } from '@lingui/core';
 import { CARD_BRAND_NAMES } from '../../shared/card';
-import { CAUSE_DETAILS } from '../../shared/causes';
-import { FREQUENCY_ADJECTIVES } from '../../shared/frequencies';
+import { causeName } from '../../shared/causes';
+import { amountWithFrequency } from '../../shared/frequencies';
+import type { Locale } from '../../shared/i18n/locales';
 import type { RecurringPlanRow } from '../db/schema';
+import { serverI18n } from '../i18n/catalogues';
 import { formatAmountCents, formatReceiptDate } from '../receipts/receipt-view';
 import { startOfDay } from './calendar';
 
-/** What the e-mails of a plan say of it, in one place (issue #13). Amounts come in as integer cents. */
+/**
+ * What the e-mails of a plan say of it, in one place (issue #13), in the plan's language or another one (issue #24).
+ * Amounts come in as integer cents.
+ */
 
-/** Words of a plan status for the donor. */
-export const PLAN_STATUS_LABELS: Record<RecurringPlanRow['status'], string> = {
-  active: 'Active',
-  past_due: 'Payment failed: we will try again',
-  paused: 'Paused',
-  cancelled: 'Cancelled',
+/**
+ * Catalogue ids of the words of a plan status for the donor: the manage page's own (`Active`, `Paused`, ...), so the
+ * e-mail names a status as the page its link opens does (issue #24).
+ */
+export const PLAN_STATUS_LABEL_IDS: Record<RecurringPlanRow['status'], string> = {
+  active: /*i18n*/ 'manage.status.active',
+  past_due: /*i18n*/ 'manage.status.pastDue',
+  paused: /*i18n*/ 'manage.status.paused',
+  cancelled: /*i18n*/ 'manage.status.cancelled',
 };
 
-/** `$30.00 USD monthly`: a plan's amount and frequency. */
-export function planAmountLine(plan: Pick<RecurringPlanRow, 'amountCents' | 'currency' | 'frequency'>): string {
-  return `${formatAmountCents(plan.amountCents, plan.currency)} ${FREQUENCY_ADJECTIVES[plan.frequency]}`;
+/** A plan status's words in `i18n`'s language: `Payment failed: we will try again`, `En pausa`. */
+export function planStatusLabel(i18n: I18n, status: RecurringPlanRow['status']): string {
+  return i18n._(PLAN_STATUS_LABEL_IDS[status]);
 }
 
-/** The labelled lines of a plan: gift, cause, status, next charge (when one is planned), card. */
-export function planLines(plan: RecurringPlanRow): Array<{ label: string; value: string }> {
+/**
+ * A plan's amount and frequency in `locale` (the plan's own by default): `$30.00 USD monthly`, `30 US$ al mes`
+ * (formatAmountCents in page.amountWithFrequency's pattern).
+ */
+export function planAmountLine(plan: Pick<RecurringPlanRow, 'amountCents' | 'currency' | 'frequency' | 'locale'>, locale: Locale = plan.locale): string {
+  return amountWithFrequency(serverI18n(locale), formatAmountCents(plan.amountCents, plan.currency, locale), plan.frequency);
+}
+
+/**
+ * The labelled lines of a plan, in `locale` (the plan's own by default; a manage-links e-mail lists every plan in its
+ * own language): gift, cause, status, next charge (when one is planned), card.
+ */
+export function planLines(plan: RecurringPlanRow, locale: Locale = plan.locale): Array<{ label: string; value: string }> {
+  const i18n = serverI18n(locale);
   const charging = plan.status === 'active' || plan.status === 'past_due';
   return [
-    { label: 'Your gift', value: planAmountLine(plan) },
-    { label: 'Cause', value: CAUSE_DETAILS[plan.cause].displayName },
-    { label: 'Status', value: PLAN_STATUS_LABELS[plan.status] },
-    ...(charging ? [{ label: 'Next charge', value: formatReceiptDate(plan.status === 'past_due' ? plan.nextAttemptAt : startOfDay(plan.nextChargeOn)) }] : []),
-    { label: 'Card', value: `${CARD_BRAND_NAMES[plan.cardBrand]} ending in ${plan.cardLast4}` },
+    { label: i18n._('email.plan.line.gift'), value: planAmountLine(plan, locale) },
+    { label: i18n._('email.plan.line.cause'), value: causeName(i18n, plan.cause) },
+    { label: i18n._('email.plan.line.status'), value: planStatusLabel(i18n, plan.status) },
+    ...(charging
+      ? [{ label: i18n._('email.plan.line.nextCharge'), value: formatReceiptDate(plan.status === 'past_due' ? plan.nextAttemptAt : startOfDay(plan.nextChargeOn), locale) }]
+      : []),
+    { label: i18n._('email.plan.line.card'), value: i18n._('pdf.receipt.cardEnding', { brand: CARD_BRAND_NAMES[plan.cardBrand], last4: plan.cardLast4 }) },
   ];
 }
