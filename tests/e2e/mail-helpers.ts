@@ -60,3 +60,14 @@ export function waitForReceipt(mailDir: string, address: string, count = 1): Pro
 export function manageLinkPath(mail: ParsedMail): string | undefined {
   return /https?:\/\/[^\s/]+(\/donate\/manage\/[\w.-]+)/.exec(mail.text ?? '')?.[1];
 }
+
+/**
+ * The paths (from the first `/` after the host, query included) of every absolute link in `mail`, in order: in its
+ * plain-text part (`text`, the default) or in the `href`s of its HTML part (`html`). The e-mails' links are on
+ * PUBLIC_URL, so a spec opens them by path on its own base URL; a Spanish gift's links are `/es/donate/...` (issue #24).
+ */
+export function linkPaths(mail: ParsedMail, part: 'text' | 'html' = 'text'): string[] {
+  const pattern = part === 'text' ? /https?:\/\/[^\s/]+(\/[^\s<>"]*)/g : /href="https?:\/\/[^\s/"]+(\/[^"]*)"/g;
+  const source = part === 'text' ? (mail.text ?? '') : typeof mail.html === 'string' ? mail.html : '';
+  return [...source.matchAll(pattern)].map((match) => (match[1] ?? '').replaceAll('&amp;', '&'));
+}
