@@ -78,7 +78,7 @@ export default tseslint.config(
     plugins: { lingui },
     rules: {
       'lingui/no-unlocalized-strings': [
-        'warn',
+        'error',
         {
           ignore: ['^Facebook$', '^(?![A-Z])\\S+$', '^[A-Z0-9_-]+$', '^[^A-Za-z]*$'],
           ignoreNames: [

@@ -59,10 +59,11 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
       if (!latest) throw new PermanentComposeError(`Outbox message ${row.id} has no plans to list`);
       // Issue #24: in the language the donor asked in (the page's), or, for links staff sent, their latest plan's.
       const locale = row.locale ?? latest.locale;
+      const i18n = serverI18n(locale);
       const listed = plans.map(({ plan }) => ({ plan, manageUrl: linkOf(plan) }));
       return {
         to: row.recipient,
-        subject: serverI18n(locale)._('email.manageLinks.subject'),
+        subject: i18n._('email.manageLinks.subject'),
         ...(await renderEmailParts(<ManageLinksEmail plans={listed} context={contextIn(locale)} locale={locale} />)),
       };
     }
