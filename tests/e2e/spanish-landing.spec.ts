@@ -166,6 +166,22 @@ test.describe('the landing screen in Spanish', () => {
     expect(errors, 'the page logged errors').toEqual([]);
   });
 
+  test('a custom amount typed on the pre-rendered Spanish markup before the app is live is explained in Spanish', async ({ browser }) => {
+    // NOTE: a page of its own: the fixture's page.goto waits for the app, which this test holds back.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = recordPageErrors(page);
+    const releaseApp = await holdAppScripts(page);
+    await page.goto('/es/donate', { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Otro monto' }).click();
+    await page.getByRole('spinbutton', { name: 'Escribe otro monto' }).fill('1000000');
+    releaseApp();
+    await waitForApp(page);
+    await expect(page.getByRole('spinbutton', { name: 'Escribe otro monto' })).toHaveAccessibleDescription(/^La donación máxima es de /);
+    expect(errors, 'the page logged errors').toEqual([]);
+    await context.close();
+  });
+
   test('axe finds no WCAG 2.2 AA violation on /es/donate, and the toolbar reflows at 320 px', async ({ page }) => {
     await page.goto('/es/donate');
     await expectNoAxeViolations(page, '/es/donate');
