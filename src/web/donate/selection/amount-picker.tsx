@@ -48,7 +48,8 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
   // When the field opens: it takes the focus if the donor opened it (not when it is open from the start), and, on a
   // page not in the source language, its messages' texts start loading (issue #24): the `screens` part of the
   // catalogue (which the next screen needs anyway) and the small chunk that picks them, so they are usually there
-  // before the first message. Until both are, a message shows in English (never an id).
+  // before the first message. Until both are, a message shows in English (never an id); whichever comes last re-renders
+  // the field (the chunk through this state, the catalogue through Lingui's provider, which re-renders on a load).
   useEffect(() => {
     if (!customOpen) return;
     if (locale !== SOURCE_LOCALE) {
