@@ -132,6 +132,56 @@ test.describe('the landing screen in Spanish', () => {
     expect(alternates).toEqual(['/es/donate/receipts']);
   });
 
+  test('the custom amount field says why in Spanish, and axe finds nothing with a message shown', async ({ page }) => {
+    const errors = recordPageErrors(page);
+    await page.goto('/es/donate');
+    await page.getByRole('button', { name: 'Investigación y Ciencia' }).click();
+    const continueButton = page.getByRole('button', { name: 'Continuar con la donación' });
+    await page.getByRole('button', { name: 'Otro monto' }).click();
+    const custom = page.getByRole('spinbutton', { name: 'Escribe otro monto' });
+    await expect(custom).toBeFocused();
+
+    // Text that is no amount: the number input holds something it cannot read as a number (validity.badInput).
+    await custom.pressSequentially('abc1e');
+    const notAnAmount = 'Escribe un monto en dólares, por ejemplo 30 o 12.50';
+    await expect(custom).toHaveAccessibleDescription(notAnAmount);
+    await expect(custom).toHaveAttribute('aria-invalid', 'true');
+    await expect(continueButton).toBeDisabled();
+    await expectNoAxeViolations(page, '/es/donate with a custom amount message');
+
+    // Over the maximum, written as Spanish writes dollars (999.999,99 US$, a no-break space before US$).
+    const maximum = new RegExp(`^La donación máxima es de ${formatDollars(999_999.99, 'es').replace(/[.$]/g, '\\$&').replace(/\s/g, '\\s')}$`);
+    await custom.fill('1000000');
+    await expect(custom).toHaveAccessibleDescription(maximum);
+    await expect(continueButton).toBeDisabled();
+    await custom.fill('0.5');
+    await expect(custom).toHaveAccessibleDescription(/^La donación mínima es de 1\sUS\$$/);
+    await custom.fill('12.345');
+    await expect(custom).toHaveAccessibleDescription('Usa como máximo 2 decimales');
+    await expect(page.getByText(/donation|decimal places|Enter an amount/)).toHaveCount(0);
+
+    await custom.fill('30');
+    await expect(custom).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(continueButton).toBeEnabled();
+    expect(errors, 'the page logged errors').toEqual([]);
+  });
+
+  test('a custom amount typed on the pre-rendered Spanish markup before the app is live is explained in Spanish', async ({ browser }) => {
+    // NOTE: a page of its own: the fixture's page.goto waits for the app, which this test holds back.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = recordPageErrors(page);
+    const releaseApp = await holdAppScripts(page);
+    await page.goto('/es/donate', { waitUntil: 'commit' });
+    await page.getByRole('button', { name: 'Otro monto' }).click();
+    await page.getByRole('spinbutton', { name: 'Escribe otro monto' }).fill('1000000');
+    releaseApp();
+    await waitForApp(page);
+    await expect(page.getByRole('spinbutton', { name: 'Escribe otro monto' })).toHaveAccessibleDescription(/^La donación máxima es de /);
+    expect(errors, 'the page logged errors').toEqual([]);
+    await context.close();
+  });
+
   test('axe finds no WCAG 2.2 AA violation on /es/donate, and the toolbar reflows at 320 px', async ({ page }) => {
     await page.goto('/es/donate');
     await expectNoAxeViolations(page, '/es/donate');

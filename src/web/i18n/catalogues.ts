@@ -16,8 +16,9 @@ const LOADERS: Record<BrowserCataloguePart, Record<string, () => Promise<Catalog
 
 /** One Lingui instance per language, each active in its language: switching language swaps instances. */
 const instances = new Map<Locale, I18n>();
-/** The parts loading, and those loaded, per `locale/part`. */
+/** Per `locale/part`: the load of each part asked for (a loaded part's stays, resolved; a failed one is dropped)... */
 const loads = new Map<string, Promise<void>>();
+/** ...and the parts loaded. */
 const loaded = new Set<string>();
 
 /** The Lingui instance of `locale` (created on first use, with no messages until {@link loadCatalogue} loads them). */
@@ -36,7 +37,6 @@ export function i18nFor(locale: Locale): I18n {
  */
 export function loadCatalogue(locale: Locale, part: BrowserCataloguePart): Promise<void> {
   const key = `${locale}/${part}`;
-  if (loaded.has(key)) return Promise.resolve();
   let load = loads.get(key);
   if (!load) {
     const loader = LOADERS[part][`../../locales/${locale}.json`];

@@ -11,6 +11,8 @@ export function useDocumentLanguage(locale: Locale, pathname: string): void {
     document.documentElement.lang = locale;
   }, [locale]);
   useEffect(() => {
-    void import('./document-alternates').then(({ setDocumentAlternates }) => setDocumentAlternates(pathname));
+    // NOTE: `alternates.setDocumentAlternates`, not a destructured parameter, which Vite's preload rewrite would
+    // expand into a longer wrapper (bytes on /donate, issue #5).
+    void import('./document-alternates').then((alternates) => alternates.setDocumentAlternates(pathname));
   }, [pathname]);
 }

@@ -6,10 +6,12 @@ import OutlinedInput from '@mui/material/OutlinedInput';
 import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PRESET_AMOUNTS_DOLLARS } from '../../../shared/amounts';
+import { SOURCE_LOCALE } from '../../../shared/i18n/locales';
 import { formatDollars } from '../../../shared/money';
 import { getMinAmountDollars } from '../../config/min-amount';
+import { loadCatalogue } from '../../i18n/catalogues';
 import { useTranslation } from '../../i18n/use-translation';
 import { choiceGroupProps, CUSTOM_AMOUNT_VALUE, EARLY_CHOICES_MARKUP, markerProps } from './early-choices';
 import type { SelectionChoices } from './use-selection-choices';
@@ -41,12 +43,23 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
   const focusWhenOpen = useRef(false);
   const minAmountDollars = getMinAmountDollars();
   const { i18n, locale } = useTranslation();
+  const [errorText, setErrorText] = useState<typeof import('./amount-error-text')>();
 
+  // When the field opens: it takes the focus if the donor opened it (not when it is open from the start), and, on a
+  // page not in the source language, its messages' texts start loading (issue #24): the `screens` part of the
+  // catalogue (which the next screen needs anyway) and the small chunk that picks them, so they are usually there
+  // before the first message. Until both are, a message shows in English (never an id); whichever comes last re-renders
+  // the field (the chunk through this state, the catalogue through Lingui's provider, which re-renders on a load).
   useEffect(() => {
-    if (!customOpen || !focusWhenOpen.current) return;
+    if (!customOpen) return;
+    if (locale !== SOURCE_LOCALE) {
+      void loadCatalogue(locale, 'screens');
+      void import('./amount-error-text').then(setErrorText);
+    }
+    if (!focusWhenOpen.current) return;
     focusWhenOpen.current = false;
     inputRef.current?.focus();
-  }, [customOpen]);
+  }, [customOpen, locale]);
 
   // NOTE: hydration keeps the attributes of the pre-rendered field, whose `min` is the build's $1; the
   // deployment's minimum (MIN_DONATION_AMOUNT, issue #4) is only known in the browser.
@@ -124,7 +137,7 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
           }}
           sx={customIsSelected ? { '& .MuiOutlinedInput-notchedOutline': { borderColor: 'primary.main', borderWidth: 2 } } : undefined}
         />
-        {customError !== undefined && <FormHelperText id={CUSTOM_HELPER_ID}>{customError}</FormHelperText>}
+        {customError !== undefined && <FormHelperText id={CUSTOM_HELPER_ID}>{errorText ? errorText.amountErrorText(i18n, customError, minAmountDollars) : customError}</FormHelperText>}
       </FormControl>
     </Stack>
   );
