@@ -188,4 +188,10 @@ test('a donor gives $25 monthly in Spanish: pages, receipt e-mail and PDF in Spa
   await expect(page.getByRole('term').filter({ hasText: 'Próximo cargo' })).toBeVisible();
   await expect(page.getByRole('definition').filter({ hasText: spanishDate(chargeDate(anchor, 'monthly', 2)) })).toBeVisible();
   await expectNoAxeViolations(page, 'Spanish manage page of the renewed gift');
+
+  // An amount over the largest gift is refused by the server; the page says why in Spanish, at the field too.
+  await page.getByRole('textbox', { name: 'Monto (USD)' }).or(page.getByRole('spinbutton', { name: 'Monto (USD)' })).fill('1000000');
+  await page.getByRole('button', { name: 'Guardar monto' }).click();
+  await expect(page.getByRole('alert')).toHaveText(/^La donación máxima es de 999\.999,99\sUS\$$/);
+  await expect(page.getByText(/^La donación máxima es de/)).toHaveCount(2);
 });

@@ -23,6 +23,8 @@ import { formatPlanDate, planSummaryLines } from './plan-format';
 import { AppAnchor } from '../../components/app-anchor';
 import { useLocalizedPath, useTranslation } from '../../i18n/use-translation';
 import { useValidationMessage } from '../../components/use-validation-message';
+import { getMinAmountDollars } from '../../config/min-amount';
+import { amountErrorText } from '../selection/amount-error-text';
 
 // NOTE: lazily, as the card update, so test mode loads none of the Stripe-mode modules.
 const StripePaymentConfirmation = lazy(() => import('./stripe-payment-confirmation').then((module) => ({ default: module.StripePaymentConfirmation })));
@@ -93,7 +95,7 @@ export function ManagePlanPage() {
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [token, i18n]);
 
   // The result of a change takes the focus, so keyboard and screen reader users hear it at once.
   useEffect(() => {
@@ -115,10 +117,17 @@ export function ManagePlanPage() {
       setNotice({ severity: 'success', text: i18n._('manage.done', { done }) });
       return {};
     }
-    // A refused field is marked at the field and announced in the notice, which takes the focus.
-    const message = outcome.kind === 'failed' ? failureText(i18n, outcome) : (localized(outcome.message) ?? outcome.message);
+    // A refused field is marked at the field and announced in the notice, which takes the focus. An amount's message
+    // is the landing screen's (src/shared/amounts.ts), in the page's language as there (issue #24).
+    const field = outcome.kind === 'invalid' ? outcome.field.replace(/^body\./, '') : undefined;
+    const message =
+      outcome.kind === 'failed'
+        ? failureText(i18n, outcome)
+        : field === 'amount'
+          ? amountErrorText(i18n, outcome.message, getMinAmountDollars())
+          : (localized(outcome.message) ?? outcome.message);
     setNotice({ severity: 'error', text: message });
-    return outcome.kind === 'invalid' ? { [outcome.field.replace(/^body\./, '')]: message } : {};
+    return field === undefined ? {} : { [field]: message };
   };
 
   // Stripe.js confirmed the renewal the bank wanted authenticated: the server checks with Stripe and records it.
