@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { formatDollars } from '../../src/shared/money';
 import { PRERENDERED_PATH_ATTRIBUTE } from '../../src/shared/prerendered-pages';
 import { EARLY_CHOICES_MARKUP } from '../../src/web/donate/selection/early-choices';
 import { expect, test } from './fixtures';
@@ -6,19 +7,60 @@ import { holdAppScripts } from './hold-app-scripts';
 import { openSlowTab, type SlowTab } from './slow-tab';
 
 /**
- * A donor who taps through /donate as fast as the page lets them (issue #20): `$50`, `Monthly`, `Research and
- * Science` and `Continue to Donation`, each as soon as it is clickable, with no wait of the test's own. Whatever
- * moment each tap lands at (on the pre-rendered markup, while the app's code evaluates, while it hydrates, during
- * the handover from the early script to the app, or on the live app), each must count exactly once and the donor
- * must reach the form with their choices (decisions 0023 and 0071).
+ * A donor who taps through the landing screen as fast as the page lets them (issue #20), in each language (issue #24:
+ * both languages' /donate meet the same bar): `$50`, `Monthly`, `Research and Science` and `Continue to Donation` (on
+ * /es/donate `50 US$`, `Mensual`, `Investigación y Ciencia`, `Continuar con la donación`), each as soon as it is
+ * clickable, with no wait of the test's own. Whatever moment each tap lands at (on the pre-rendered markup, while the
+ * app's code evaluates, while it hydrates, during the handover from the early script to the app, or on the live app),
+ * each must count exactly once and the donor must reach the form with their choices (decisions 0023 and 0071).
  * NOTE: one server for the whole suite; a new context (empty cache and storage) per repetition, so every
- * repetition is a new visitor. The repetitions are split over several tests so that Playwright's workers share
- * them: at 4x most of a repetition's time is the emulated slow CPU waiting, which other workers' tests can use.
+ * repetition is a new visitor. The repetitions are split over tests of {@link RUNS_PER_TEST} so that Playwright's
+ * workers share them: at 4x most of a repetition's time is the emulated slow CPU waiting, which other workers' tests
+ * can use.
  */
 
-/** Repetitions at each CPU speed (the issue asks for 20), and how many tests share them. */
-const REPETITIONS = 20;
-const SHARDS = 4;
+/**
+ * Repetitions at each CPU speed in each language: the issue's bar is 20, which CI runs in a stage of its own
+ * (`QUICK_TAPS_REPETITIONS=20`, .ci/run); `npm test` runs 5 of them, to stay within its time (decision 0066, fourth round).
+ */
+const REPETITIONS = Number(process.env.QUICK_TAPS_REPETITIONS ?? 5);
+/** Repetitions one test runs in a row. */
+const RUNS_PER_TEST = 5;
+
+/** What the donor taps and finds on the landing screen of one language. */
+interface Landing {
+  path: string;
+  fifty: string;
+  monthly: string;
+  cause: string;
+  continueLabel: string;
+  formPath: RegExp;
+  summaryName: string;
+  summaryAmount: string;
+}
+
+const LANDINGS: Record<'en' | 'es', Landing> = {
+  en: {
+    path: '/donate',
+    fifty: '$50',
+    monthly: 'Monthly',
+    cause: 'Research and Science',
+    continueLabel: 'Continue to Donation',
+    formPath: /\/donate\/form$/,
+    summaryName: 'Donation summary',
+    summaryAmount: '$50 monthly',
+  },
+  es: {
+    path: '/es/donate',
+    fifty: formatDollars(50, 'es'),
+    monthly: 'Mensual',
+    cause: 'Investigación y Ciencia',
+    continueLabel: 'Continuar con la donación',
+    formPath: /\/es\/donate\/form$/,
+    summaryName: 'Resumen de la donación',
+    summaryAmount: `${formatDollars(50, 'es')} al mes`,
+  },
+};
 
 /** A new visitor's tab, its CPU slowed down `cpuSlowdown` times through the Chrome DevTools Protocol (1: not at all). */
 function openTab(browser: Browser, cpuSlowdown: number): Promise<SlowTab> {
@@ -50,21 +92,21 @@ async function notePhasesOfClicks(page: Page): Promise<void> {
   );
 }
 
-/** The issue's sequence once, on a fresh tab; returns where the app was at each tap. */
-async function tapThroughQuickly(browser: Browser, cpuSlowdown: number): Promise<string> {
+/** The issue's sequence once on `landing`, on a fresh tab; returns where the app was at each tap. */
+async function tapThroughQuickly(browser: Browser, landing: Landing, cpuSlowdown: number): Promise<string> {
   const { page, errors, close } = await openTab(browser, cpuSlowdown);
   try {
     await notePhasesOfClicks(page);
-    await page.goto('/donate', { waitUntil: 'commit' });
-    await page.getByRole('button', { name: '$50', exact: true }).click();
-    await page.getByRole('button', { name: 'Monthly' }).click();
-    await page.getByRole('button', { name: 'Research and Science' }).click();
-    await page.getByRole('button', { name: 'Continue to Donation' }).click();
+    await page.goto(landing.path, { waitUntil: 'commit' });
+    await page.getByRole('button', { name: landing.fifty, exact: true }).click();
+    await page.getByRole('button', { name: landing.monthly }).click();
+    await page.getByRole('button', { name: landing.cause }).click();
+    await page.getByRole('button', { name: landing.continueLabel }).click();
     const phases = await page.evaluate(() => (window as unknown as { clickPhases: string[] }).clickPhases.join(', '));
-    await expect(page, `the form opened (taps: ${phases})`).toHaveURL(/\/donate\/form$/);
-    const summary = page.getByRole('region', { name: 'Donation summary' });
-    await expect(summary).toContainText('$50 monthly');
-    await expect(summary).toContainText('Research and Science');
+    await expect(page, `the form opened (taps: ${phases})`).toHaveURL(landing.formPath);
+    const summary = page.getByRole('region', { name: landing.summaryName });
+    await expect(summary).toContainText(landing.summaryAmount);
+    await expect(summary).toContainText(landing.cause);
     expect(errors, 'the page logged errors').toEqual([]);
     return phases;
   } finally {
@@ -72,23 +114,25 @@ async function tapThroughQuickly(browser: Browser, cpuSlowdown: number): Promise
   }
 }
 
-for (const cpuSlowdown of [1, 4]) {
-  for (let shard = 0; shard < SHARDS; shard++) {
-    const runs = Array.from({ length: REPETITIONS / SHARDS }, (_, i) => shard * (REPETITIONS / SHARDS) + i + 1);
-    test(`a donor tapping $50, Monthly, a cause and Continue as soon as each is clickable reaches the form, CPU ${cpuSlowdown}x, runs ${runs[0]}-${runs.at(-1)} of ${REPETITIONS}`, async ({
-      browser,
-    }) => {
-      // NOTE: five new visitors in a row, each loading /donate and then the form's code; at 4x on a busy 2-core machine
-      // that takes more than the default minute.
-      test.slow();
-      const phases: string[] = [];
-      for (const run of runs) {
-        await test.step(`run ${run}`, async () => {
-          phases.push(await tapThroughQuickly(browser, cpuSlowdown));
-        });
-      }
-      test.info().annotations.push(...phases.map((description) => ({ type: 'taps', description })));
-    });
+for (const [locale, landing] of Object.entries(LANDINGS)) {
+  for (const cpuSlowdown of [1, 4]) {
+    for (let first = 1; first <= REPETITIONS; first += RUNS_PER_TEST) {
+      const runs = Array.from({ length: Math.min(RUNS_PER_TEST, REPETITIONS - first + 1) }, (_, i) => first + i);
+      test(`${locale}: a donor tapping ${landing.fifty}, ${landing.monthly}, a cause and ${landing.continueLabel} as soon as each is clickable reaches the form, CPU ${cpuSlowdown}x, runs ${runs[0]}-${runs.at(-1)} of ${REPETITIONS}`, async ({
+        browser,
+      }) => {
+        // NOTE: five new visitors in a row, each loading the landing screen and then the form's code; at 4x on a busy
+        // 2-core machine that takes more than the default minute.
+        test.slow();
+        const phases: string[] = [];
+        for (const run of runs) {
+          await test.step(`run ${run}`, async () => {
+            phases.push(await tapThroughQuickly(browser, landing, cpuSlowdown));
+          });
+        }
+        test.info().annotations.push(...phases.map((description) => ({ type: 'taps', description })));
+      });
+    }
   }
 }
 
