@@ -55,6 +55,11 @@ export const ManagedPlanSchema = z.object({
   nextChargeOn: IsoDateSchema.nullable(),
   /** The end of a pause until a date; null otherwise. */
   pausedUntil: IsoDateSchema.nullable(),
+  /**
+   * The first charge's date, which sets the plan's calendar (recurring/calendar.ts): monthly on its day of the month
+   * (the month's last day when the month is shorter), yearly on its day of the year.
+   */
+  anchorDate: IsoDateSchema,
   card: z.object({ brand: CardBrandSchema, last4: z.string(), expiryMonth: z.number().int(), expiryYear: z.number().int() }),
   /** The plan's charges, newest first. */
   charges: z.array(PlanChargeSchema),

@@ -51,6 +51,8 @@ test('donor gives $30 monthly, manages the gift from the link in the receipt (pa
   await expect(page.getByRole('heading', { name: 'Manage Your Recurring Gift', level: 1 })).toBeVisible();
   await expect(summaryValue(page, '$30 monthly')).toBeVisible();
   await expect(summaryValue(page, 'Education and Outreach')).toBeVisible();
+  // The plan's charge day, the day of the month as an English ordinal (issue #24: `The 26th of each month`).
+  await expect(page.getByRole('definition').filter({ hasText: /^The \d{1,2}(st|nd|rd|th) of each month/ })).toBeVisible();
   await expectNoAxeViolations(page, 'manage page, active gift');
 
   // A pause date the server refuses (more than a year away): the field says why, and so does the focused alert.

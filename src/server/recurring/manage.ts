@@ -288,6 +288,7 @@ export async function managedPlanView(db: Database, plan: RecurringPlanRow, paym
     status: plan.status,
     nextChargeOn: charging ? (plan.status === 'past_due' ? toIsoDate(plan.nextAttemptAt) : plan.nextChargeOn) : null,
     pausedUntil: plan.pausedUntil,
+    anchorDate: plan.anchorDate,
     card: { brand: plan.cardBrand, last4: plan.cardLast4, expiryMonth: plan.cardExpiryMonth, expiryYear: plan.cardExpiryYear },
     charges: charges.map((charge) => ({
       date: chargeDate(plan.anchorDate, plan.frequency, charge.period ?? 0),

@@ -36,6 +36,22 @@ function statusText(i18n: I18n, locale: Locale, plan: ManagedPlan): string {
   return i18n._(PLAN_STATUS_IDS[plan.status]);
 }
 
+/**
+ * When the plan charges (issue #13's calendar, recurring/calendar.ts), as `locale` says it (issue #24: ordinal days of
+ * the month with ICU's selectordinal, `The 26th of each month` / `El día 26 de cada mes`; a yearly plan's day and month
+ * with Intl, `Every year on November 26` / `Cada año el 26 de noviembre`). A monthly plan anchored after the 28th says
+ * that a shorter month is charged on its last day.
+ */
+export function chargeDayText(i18n: I18n, locale: Locale, plan: Pick<ManagedPlan, 'anchorDate' | 'frequency'>): string {
+  const anchor = new Date(plan.anchorDate);
+  const day = anchor.getUTCDate();
+  if (plan.frequency === 'yearly') {
+    const date = new Intl.DateTimeFormat(locale, { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(anchor);
+    return i18n._('manage.chargeDay.yearly', { date });
+  }
+  return day > 28 ? i18n._('manage.chargeDay.monthlyOrLastDay', { day }) : i18n._('manage.chargeDay.monthly', { day });
+}
+
 /** The labelled lines of the plan's summary, in `i18n`'s language. Card brands are proper names (issue #24). */
 export function planSummaryLines(i18n: I18n, locale: Locale, plan: ManagedPlan): Array<{ label: string; value: string }> {
   const brand = plan.card.brand === 'unknown' ? i18n._('card.brandUnknown') : CARD_BRAND_NAMES[plan.card.brand];
@@ -44,6 +60,7 @@ export function planSummaryLines(i18n: I18n, locale: Locale, plan: ManagedPlan):
     { label: i18n._('manage.summary.cause'), value: causeName(i18n, plan.cause) },
     { label: i18n._('manage.summary.status'), value: statusText(i18n, locale, plan) },
     { label: i18n._('manage.summary.nextCharge'), value: plan.nextChargeOn ? formatPlanDate(plan.nextChargeOn, locale) : i18n._('manage.summary.none') },
+    ...(plan.status === 'cancelled' ? [] : [{ label: i18n._('manage.summary.chargeDay'), value: chargeDayText(i18n, locale, plan) }]),
     { label: i18n._('manage.summary.card'), value: i18n._('manage.summary.cardEnding', { brand, last4: plan.card.last4 }) },
   ];
 }
