@@ -67,6 +67,7 @@ describe('reading a plan with its manage link', () => {
         status: 'active',
         nextChargeOn: '2027-02-28',
         pausedUntil: null,
+        anchorDate: '2027-01-31',
         card: { brand: 'visa', last4: '4242', expiryMonth: 12, expiryYear: Number(FUTURE_EXPIRY_YEAR) },
         charges: [{ date: '2027-01-31', amount: 30, status: 'succeeded' }],
         paymentToConfirm: null,
