@@ -22,43 +22,47 @@ export function manageLinkLabel(i18n: I18n): string {
   return i18n._('email.receipt.manageLink');
 }
 
+/** The catalogue ids of each message about one plan: subject, heading, what happened and what to do (marked for the extractor). */
+const PLAN_MAIL_IDS: Record<PlanMailKind, { subject: string; heading: string; body: string; next: string }> = {
+  renewal_failed: {
+    subject: /*i18n*/ 'email.plan.renewalFailed.subject',
+    heading: /*i18n*/ 'email.plan.renewalFailed.heading',
+    body: /*i18n*/ 'email.plan.renewalFailed.body',
+    next: /*i18n*/ 'email.plan.renewalFailed.next',
+  },
+  plan_paused: {
+    subject: /*i18n*/ 'email.plan.paused.subject',
+    heading: /*i18n*/ 'email.plan.paused.heading',
+    body: /*i18n*/ 'email.plan.paused.body',
+    next: /*i18n*/ 'email.plan.paused.next',
+  },
+  plan_changed: {
+    subject: /*i18n*/ 'email.plan.changed.subject',
+    heading: /*i18n*/ 'email.plan.changed.heading',
+    body: /*i18n*/ 'email.plan.changed.body',
+    next: /*i18n*/ 'email.plan.changed.next',
+  },
+  renewal_needs_authentication: {
+    subject: /*i18n*/ 'email.plan.needsAuthentication.subject',
+    heading: /*i18n*/ 'email.plan.needsAuthentication.heading',
+    body: /*i18n*/ 'email.plan.needsAuthentication.body',
+    next: /*i18n*/ 'email.plan.needsAuthentication.next',
+  },
+  card_expiring: {
+    subject: /*i18n*/ 'email.plan.cardExpiring.subject',
+    heading: /*i18n*/ 'email.plan.cardExpiring.heading',
+    body: /*i18n*/ 'email.plan.cardExpiring.body',
+    next: /*i18n*/ 'email.plan.cardExpiring.next',
+  },
+};
+
 /**
  * Subject, heading and sentences of each message about one plan, in `i18n`'s language; `amount` is planAmountLine's
  * `$30.00 USD monthly` in the same language.
  */
 export function planMailWording(kind: PlanMailKind, i18n: I18n, amount: string): { subject: string; heading: string; body: string[] } {
-  switch (kind) {
-    case 'renewal_failed':
-      return {
-        subject: i18n._('email.plan.renewalFailed.subject', { amount }),
-        heading: i18n._('email.plan.renewalFailed.heading'),
-        body: [i18n._('email.plan.renewalFailed.body', { amount }), i18n._('email.plan.renewalFailed.next')],
-      };
-    case 'plan_paused':
-      return {
-        subject: i18n._('email.plan.paused.subject', { amount }),
-        heading: i18n._('email.plan.paused.heading'),
-        body: [i18n._('email.plan.paused.body', { amount }), i18n._('email.plan.paused.next')],
-      };
-    case 'plan_changed':
-      return {
-        subject: i18n._('email.plan.changed.subject', { amount }),
-        heading: i18n._('email.plan.changed.heading'),
-        body: [i18n._('email.plan.changed.body'), i18n._('email.plan.changed.next')],
-      };
-    case 'renewal_needs_authentication':
-      return {
-        subject: i18n._('email.plan.needsAuthentication.subject', { amount }),
-        heading: i18n._('email.plan.needsAuthentication.heading'),
-        body: [i18n._('email.plan.needsAuthentication.body', { amount }), i18n._('email.plan.needsAuthentication.next')],
-      };
-    case 'card_expiring':
-      return {
-        subject: i18n._('email.plan.cardExpiring.subject', { amount }),
-        heading: i18n._('email.plan.cardExpiring.heading'),
-        body: [i18n._('email.plan.cardExpiring.body', { amount }), i18n._('email.plan.cardExpiring.next')],
-      };
-  }
+  const ids = PLAN_MAIL_IDS[kind];
+  return { subject: i18n._(ids.subject, { amount }), heading: i18n._(ids.heading), body: [i18n._(ids.body, { amount }), i18n._(ids.next)] };
 }
 
 const button = { backgroundColor: '#00695c', color: '#ffffff', padding: '12px 20px', borderRadius: '4px' };
