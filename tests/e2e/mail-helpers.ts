@@ -32,6 +32,11 @@ async function mailFileFor(file: string, address: string): Promise<ParsedMail | 
  * SMTP_URL unset; named `<time>-<kind>-<id>.eml`), and returns the latest, parsed. Fails the test when they do not arrive.
  */
 export async function waitForMail(mailDir: string, address: string, kind: string, count = 1): Promise<ParsedMail> {
+  return (await waitForMails(mailDir, address, kind, count)).at(-1) as ParsedMail;
+}
+
+/** As {@link waitForMail}, but returns every e-mail of `kind` to `address` found (at least `count`), oldest first. */
+export async function waitForMails(mailDir: string, address: string, kind: string, count = 1): Promise<ParsedMail[]> {
   let found: ParsedMail[] = [];
   await expect
     .poll(
@@ -48,7 +53,7 @@ export async function waitForMail(mailDir: string, address: string, kind: string
       { timeout: 15_000, intervals: MAIL_POLL_INTERVALS_MS, message: `${count} ${kind} e-mail(s) to ${address} in ${mailDir}` },
     )
     .toBe(true);
-  return found.at(-1) as ParsedMail;
+  return found;
 }
 
 /** Waits for `count` receipt e-mails to `address` in `mailDir` (see waitForMail) and returns the latest, parsed. */
