@@ -19,9 +19,9 @@ export interface LinkScriptRules extends LinkChoiceRules {
 /**
  * Runs in the pre-rendered page's `<head>`, after the early choices script (issue #23, section 1; decision 0079): makes
  * the choices of a campaign link (`/donate?amount=50&frequency=monthly&cause=research-science`) on the selection
- * screen's markup before the browser first paints it, so the donor never sees the defaults. A MutationObserver waits
- * for the parser to reach Continue to Donation (the screen's last control); its callback runs at the end of that parser
- * task, before any rendering. The choices are made by clicking the markup's buttons and typing into the custom field,
+ * screen's markup before the browser first paints it, so the donor never sees the defaults. A MutationObserver makes
+ * each choice as soon as the parser has added its button (its callback runs at the end of that parser task, before
+ * any rendering), and stops at Continue to Donation (the screen's last control). The choices are made by clicking the markup's buttons and typing into the custom field,
  * which the early choices script answers as it answers the donor (decision 0023): the markup then records them, the app
  * takes them when it is live, and the donor's own taps before then still count.
  * The smallest custom amount is the deployment's (the site config tag's `minAmountDollars`) when above `rules.minDollars`.
@@ -44,34 +44,42 @@ export function applyLinkChoices(
     // storage refused (privacy modes): the gift is made without its campaign
   }
   if (!/[?&](amount|frequency|cause)=/.test(location.search)) return;
+  let choices: ReturnType<typeof readLinkChoices> | undefined;
+  const applied = new Set<string>();
   const apply = () => {
     const root = document.getElementById('root');
-    if (!root?.querySelector(`[${markup.continueButton}]`)) return false;
-    let minDollars = rules.minDollars;
-    try {
-      const meta = document.querySelector<HTMLMetaElement>(`meta[name="${rules.metaName}"]`);
-      const configured: unknown = (JSON.parse(meta?.content ?? '{}') as { minAmountDollars?: unknown }).minAmountDollars;
-      if (typeof configured === 'number' && configured > minDollars) minDollars = configured;
-    } catch {
-      // no readable site config: the build's minimum
+    if (!root) return false;
+    if (!choices) {
+      let minDollars = rules.minDollars;
+      try {
+        const meta = document.querySelector<HTMLMetaElement>(`meta[name="${rules.metaName}"]`);
+        const configured: unknown = (JSON.parse(meta?.content ?? '{}') as { minAmountDollars?: unknown }).minAmountDollars;
+        if (typeof configured === 'number' && configured > minDollars) minDollars = configured;
+      } catch {
+        // no readable site config: the build's minimum
+      }
+      choices = read(location.search, { ...rules, minDollars });
     }
-    const choices = read(location.search, { ...rules, minDollars });
+    // Each choice as soon as its button is parsed, so a frame the browser paints before the parser reaches the end
+    // of the screen already shows it (a slow phone's parser yields between chunks of the page).
     const press = (group: string, value: string) => {
       const button = root.querySelector<HTMLButtonElement>(`[${markup.group}="${group}"] button[value="${value}"]`);
       if (button && button.getAttribute('aria-pressed') !== 'true') button.click();
+      if (button) applied.add(group);
       return !!button;
     };
-    if (choices.amount !== undefined && !press('amount', choices.amount)) {
-      press('amount', markup.customValue);
+    const { amount, frequency, cause } = choices;
+    if (amount !== undefined && !applied.has('amount') && !press('amount', amount)) {
+      // Not a preset, once the custom field (after the presets) is there: the custom amount.
       const input = root.querySelector<HTMLInputElement>(`[${markup.customField}] input`);
-      if (input) {
-        input.value = choices.amount;
+      if (input && press('amount', markup.customValue)) {
+        input.value = amount;
         input.dispatchEvent(new Event('input', { bubbles: true }));
       }
     }
-    if (choices.frequency !== undefined) press('frequency', choices.frequency);
-    if (choices.cause !== undefined) press('cause', choices.cause);
-    return true;
+    if (frequency !== undefined && !applied.has('frequency')) press('frequency', frequency);
+    if (cause !== undefined && !applied.has('cause')) press('cause', cause);
+    return !!root.querySelector(`[${markup.continueButton}]`);
   };
   const observer = new MutationObserver(() => {
     if (apply()) observer.disconnect();
