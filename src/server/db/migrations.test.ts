@@ -63,6 +63,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0017_dashboard_donor_scan_index': '6bdb2481db827d314c0cd6a82eb37356576af8541fd33410af803128a28b7d5d',
   '0018_donor_locale': 'f3a95bab76793b55c427d47c0fdbb2a004d25261f74105ec5c7601ee5f090ac3',
   '0019_outbox_locale': 'f870b11ccfeff12241aacbf289e19a9075a7163ccd97ee355050dc8d58ad89a1',
+  '0020_locale_language_tag': '1192bfdfbef6ea68b119300c756c1d340fd0cdec61dfe01f304c3b30ca0f5bbc',
 };
 
 describe('migrations from an empty database', () => {

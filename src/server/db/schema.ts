@@ -48,6 +48,13 @@ export type DonationStatus = (typeof DONATION_STATUSES)[number];
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v.replaceAll("'", "''")}'`).join(', '));
 
 /**
+ * The CHECK of a `locale` column (issue #24; decision 0094): a BCP 47 language tag's shape (`en`, `es`, `pt-BR`), not
+ * the list of LOCALES, so a third language is a catalogue and a line in LOCALES with no migration. The API admits only
+ * LOCALES (LocaleSchema); the database refuses what could never be a language.
+ */
+const isLanguageTag = (column: AnyPgColumn) => sql`${column} ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'`;
+
+/**
  * The text the staff's search looks a donor up in (issue #21, "Donations": a name or e-mail from the start of a word):
  * the name and e-mail address with `@ . + _ -` turned into spaces, as a `tsvector` of PostgreSQL's `simple`
  * configuration (lower case, no stemming), so `to_tsquery('simple', 'mar:*')` finds every word starting with `mar`
@@ -133,7 +140,7 @@ export const donations = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check('donations_locale_check', sql`${table.locale} IN (${sqlList(LOCALES)})`),
+    check('donations_locale_check', isLanguageTag(table.locale)),
     // Issue #13: each try of a (plan, period) is one row, and at most one row of a (plan, period) is not failed,
     // so a period is charged at most once, whatever runs at the same time (only a failed try took no money).
     unique('donations_recurring_attempt_unique').on(table.recurringPlanId, table.recurringPeriod, table.recurringAttempt),
@@ -404,7 +411,7 @@ export const mailOutbox = pgTable(
     ),
     check('mail_outbox_staff_link_check', sql`${table.kind} NOT IN (${sqlList(STAFF_MAIL_KINDS)}) OR ${table.staffLinkId} IS NOT NULL`),
     check('mail_outbox_tribute_check', sql`${table.kind} NOT IN (${sqlList(TRIBUTE_MAIL_KINDS)}) OR ${table.donationId} IS NOT NULL`),
-    check('mail_outbox_locale_check', sql`${table.locale} IN (${sqlList(LOCALES)})`),
+    check('mail_outbox_locale_check', isLanguageTag(table.locale)),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
     // A donor's page (issue #22) lists the year-end statements sent to the donor's address, compared case-insensitively.
     index('mail_outbox_statement_recipient_idx').on(sql`lower(${table.recipient})`).where(sql`${table.kind} = 'year_end_statement'`),
@@ -523,7 +530,7 @@ export const recurringPlans = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    check('recurring_plans_locale_check', sql`${table.locale} IN (${sqlList(LOCALES)})`),
+    check('recurring_plans_locale_check', isLanguageTag(table.locale)),
     check('recurring_plans_status_check', sql`${table.status} IN (${sqlList(RECURRING_PLAN_STATUSES)})`),
     check('recurring_plans_amount_cents_check', sql`${table.amountCents} > 0`),
     check('recurring_plans_fee_covered_cents_check', sql`${table.feeCoveredCents} >= 0`),

@@ -78,4 +78,15 @@ describe('the donor locale', () => {
     expect(body).toMatchObject({ code: 'invalid_input', fieldErrors: { locale: 'locale must be one of: en, es' } });
     expect(await t.countDonations()).toBe(0);
   });
+
+  it('the database holds any language tag (a third language needs no migration) and refuses what is none', async () => {
+    expect((await t.postDonation(validSubmission())).statusCode).toBe(200);
+    // NOTE: the casts stand for a language added to LOCALES later; the API admits only LOCALES (see above).
+    await t.db.update(donations).set({ locale: 'pt-BR' as 'en' });
+    expect(await t.db.select({ locale: donations.locale }).from(donations)).toEqual([{ locale: 'pt-BR' }]);
+    for (const locale of ['', 'English', 'es_ES', "es'; --"]) {
+      await expect(t.db.update(donations).set({ locale: locale as 'en' }), locale).rejects.toThrow();
+    }
+    expect(await t.db.select({ locale: donations.locale }).from(donations)).toEqual([{ locale: 'pt-BR' }]);
+  });
 });
