@@ -1,5 +1,3 @@
-import { formatDollars, centsToDollars } from './money';
-
 /**
  * Covering the card processing fee (issue #23, section 2): the donor may add what the card network takes, so that the
  * charity receives the whole gift. Plain code, no zod: the form's chunk and the server both use it.
@@ -45,9 +43,4 @@ export function chargeFor(giftCents: number, coverFee: boolean, settings: FeeCov
   if (!coverFee || !settings) return { totalCents: giftCents, feeCoveredCents: 0 };
   const feeCoveredCents = coveredFeeCents(giftCents, settings);
   return { totalCents: giftCents + feeCoveredCents, feeCoveredCents };
-}
-
-/** The checkbox's label (issue #23, section 2, verbatim): 'Add $1.75 to cover the card processing fee'. */
-export function coverFeeLabel(feeCents: number): string {
-  return `Add ${formatDollars(centsToDollars(feeCents))} to cover the card processing fee`;
 }
