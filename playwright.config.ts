@@ -1,8 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from './scripts/chromium-path';
+import { CHROMIUM_ARGS, E2E_CHROMIUM_PATH } from './scripts/chromium-path';
 import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_MAIL_POLL_INTERVAL_MS, E2E_PORT, E2E_STAFF_BASE_URL, E2E_WORK_DIR } from './tests/e2e/e2e-env';
 
-/** Debian's Chromium as Playwright's desktop Chrome. */
+/** Debian's Chromium (its headless shell: scripts/chromium-path.ts) as Playwright's desktop Chrome. */
 const CHROMIUM = { ...devices['Desktop Chrome'], channel: undefined };
 /** The stories that take 20-40 s on this machine: the staff's, Stripe mode's, the recurring and Spanish donors'. */
 const LONG_STORIES = /(staff-[\w-]+|stripe-mode|recurring|spanish-donor)\.spec\.ts$/;
@@ -34,7 +34,7 @@ export default defineConfig({
     // under CI, whose files nobody can open after the run: recording it cost 5-10% of the suite's CPU (decision 0066).
     trace: process.env.CI ? 'off' : { mode: 'retain-on-failure', screenshots: false, snapshots: true },
     screenshot: 'only-on-failure',
-    launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: E2E_CHROMIUM_PATH, args: CHROMIUM_ARGS },
   },
   // NOTE: two projects of the same browser, so the longest stories (20-40 s each) start first and the workers end
   // together; in one project Playwright starts files in name order and these came last (decision 0066, fourth round).
