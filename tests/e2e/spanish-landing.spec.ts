@@ -182,6 +182,24 @@ test.describe('the landing screen in Spanish', () => {
     await context.close();
   });
 
+  test('offline once live, the custom amount field still says why (in English, never an id) and leaves no error unhandled', async ({ browser }) => {
+    // NOTE: a page of its own: the fixture's page fails on any console error, and the aborted loads log some.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors = recordPageErrors(page);
+    await page.goto('/es/donate');
+    await waitForApp(page);
+    // From here no script arrives: the screens' catalogue and the messages' chunk fail to load.
+    await page.route(/\/assets\/.+\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.getByRole('button', { name: 'Otro monto' }).click();
+    const custom = page.getByRole('spinbutton', { name: 'Escribe otro monto' });
+    await custom.fill('1000000');
+    await expect(custom).toHaveAccessibleDescription(/^The maximum donation is \$999,999\.99$/);
+    await expect(page.getByRole('button', { name: 'Continuar con la donación' })).toBeDisabled();
+    expect(errors.filter((error) => !/Failed to load resource/.test(error)), 'errors besides the failed loads').toEqual([]);
+    await context.close();
+  });
+
   test('axe finds no WCAG 2.2 AA violation on /es/donate, and the toolbar reflows at 320 px', async ({ page }) => {
     await page.goto('/es/donate');
     await expectNoAxeViolations(page, '/es/donate');

@@ -53,8 +53,9 @@ export function AmountPicker({ choices, labelledBy }: AmountPickerProps) {
   useEffect(() => {
     if (!customOpen) return;
     if (locale !== SOURCE_LOCALE) {
-      void loadCatalogue(locale, 'screens');
-      void import('./amount-error-text').then(setErrorText);
+      // NOTE: when either fails to load (offline), the message stays English; nothing is left unhandled.
+      loadCatalogue(locale, 'screens').catch(() => undefined);
+      import('./amount-error-text').then(setErrorText, () => undefined);
     }
     if (!focusWhenOpen.current) return;
     focusWhenOpen.current = false;
