@@ -9,17 +9,15 @@ import {
   ReceiptLinksEmail,
   ReceiptVoidEmail,
   YearEndStatementEmail,
-  type EmailContext,
+  emailContextIn,
   type ListedReceipt,
 } from './emails/receipt-email';
 import { receiptPdfUrl, type ReceiptLinkSigner } from './receipt-link';
 import { renderReceiptPdf } from './receipt-pdf';
-import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import { formatAmountCents, type RecurringReceiptNoteOf } from './receipt-view';
 import { findReceiptByDonationId, findRefundNoticeDetails, listReceiptsByEmail, type ReceiptDetails } from './repository';
 import { renderEmailParts } from '../mail/render-email';
 import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
-import { localizedPath } from '../../shared/i18n/locale-paths';
 import { serverI18n } from '../i18n/catalogues';
 
 /**
@@ -50,10 +48,7 @@ export interface ReceiptComposerDeps {
  */
 export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
   // Issue #24: every message is in one language, its links to that language's pages.
-  const contextIn = (locale: Locale): EmailContext => ({
-    organization: deps.organization,
-    receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString(),
-  });
+  const contextIn = (locale: Locale) => emailContextIn(deps.organization, deps.publicUrl, locale);
   const pdfUrlOf = (receipt: ReceiptDetails) => receiptPdfUrl(deps.publicUrl, deps.links.sign(receipt.transactionId, deps.clock.now()));
   const listed = (receipts: ReceiptDetails[]): ListedReceipt[] => receipts.map((receipt) => ({ receipt, pdfUrl: pdfUrlOf(receipt) }));
   const receiptOf = async (row: MailOutboxRow, donationId = row.donationId) => {

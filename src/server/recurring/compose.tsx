@@ -1,14 +1,12 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { localizedPath } from '../../shared/i18n/locale-paths';
 import type { Locale } from '../../shared/i18n/locales';
-import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
 import { donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type MailOutboxRow, type RecurringMailKind } from '../db/schema';
 import type { Clock } from '../platform/clock';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
-import type { EmailContext } from '../receipts/emails/receipt-email';
+import { emailContextIn } from '../receipts/emails/receipt-email';
 import { serverI18n } from '../i18n/catalogues';
 import { ManageLinksEmail, PlanEmail, planMailWording } from './emails';
 import { manageUrl } from './manage-link';
@@ -41,10 +39,7 @@ export function isRecurringMailKind(kind: MailKind): kind is RecurringMailKind {
  */
 export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
   // Issue #24: an e-mail's footer links the receipts page in the e-mail's language.
-  const contextIn = (locale: Locale): EmailContext => ({
-    organization: deps.organization,
-    receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), deps.publicUrl).toString(),
-  });
+  const contextIn = (locale: Locale) => emailContextIn(deps.organization, deps.publicUrl, locale);
   // Issue #24: the manage link opens the page in the plan's language.
   const linkOf = (plan: { id: string; locale: Locale }) => manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now(), plan.locale);
   return async (row: MailOutboxRow): Promise<ComposedMail> => {

@@ -1,6 +1,7 @@
 import { Button, Heading, Link, Section, Text } from '@react-email/components';
 import { type Locale, SOURCE_LOCALE } from '../../../shared/i18n/locales';
-import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
+import { localizedPath } from '../../../shared/i18n/locale-paths';
+import { DOWNLOAD_RECEIPT_LABEL, RECEIPTS_PAGE_PATH } from '../../../shared/receipts';
 import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
 import { keptAmountCents } from '../../ledger/kept-amount';
@@ -14,6 +15,14 @@ export interface EmailContext {
   organization: OrganizationProfile;
   /** Absolute URL of /donate/receipts. */
   receiptsPageUrl: string;
+}
+
+/**
+ * The context of an e-mail in `locale` (issue #24): the organisation, and the receipts page in that language
+ * (`<publicUrl>/es/donate/receipts`), which the footer links. `publicUrl` is PUBLIC_URL.
+ */
+export function emailContextIn(organization: OrganizationProfile, publicUrl: string, locale: Locale): EmailContext {
+  return { organization, receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), publicUrl).toString() };
 }
 
 /** The link text of a receipt's PDF, the same in the e-mail and on the thank-you page (issue #12; shared). */
