@@ -46,6 +46,23 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
   const contextIn = (locale: Locale) => emailContextIn(deps.organization, deps.publicUrl, locale);
   // Issue #24: the manage link opens the page in the plan's language.
   const linkOf = (plan: { id: string; locale: Locale }) => manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now(), plan.locale);
+  /**
+   * The wording and button of `row`, a `plan_changed` message, by its event (planChangeEventOfMessage; decision 0097b):
+   * a cancellation with what was given through the plan, the refund `row.refundId` names (a staff cancel with refund),
+   * and the donation page in the plan's language; any other event with the plan's manage link.
+   */
+  const changeMessage = async (row: MailOutboxRow, plan: RecurringPlanRow): Promise<{ wording: PlanMailWording; button: PlanMailButton }> => {
+    const event = planChangeEventOfMessage(row.dedupeKey, plan);
+    if (event !== 'cancelled') {
+      return { wording: planChangeWording(event, plan, { giftCount: 0, totalCents: 0, refundCents: undefined }), button: manageButton(plan, linkOf(plan)) };
+    }
+    const [refund] = row.refundId
+      ? await deps.db.select({ amountCents: donationRefunds.amountCents }).from(donationRefunds).where(eq(donationRefunds.id, row.refundId))
+      : [];
+    const given = await givenThroughPlan(deps.db, plan.id);
+    const donateUrl = new URL(localizedPath(plan.locale, PATHS.donate), deps.publicUrl).toString();
+    return { wording: planChangeWording(event, plan, { ...given, refundCents: refund?.amountCents }), button: giveAgainButton(plan, donateUrl) };
+  };
   return async (row: MailOutboxRow): Promise<ComposedMail> => {
     if (row.kind === 'manage_links') {
       const plans = await deps.db
@@ -70,25 +87,14 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
     const plan = row.recurringPlanId ? await findPlan(deps.db, row.recurringPlanId) : undefined;
     if (!plan) throw new PermanentComposeError(`Outbox message ${row.id} names no plan`);
     // Issue #24: in the plan's language, subject and footer link included.
-    const { wording, button } = row.kind === 'plan_changed' ? await changeMessage(row, plan) : { wording: planMailWording(row.kind, serverI18n(plan.locale), planAmountLine(plan)), button: manageButton(plan, linkOf(plan)) };
+    const { wording, button } =
+      row.kind === 'plan_changed'
+        ? await changeMessage(row, plan)
+        : { wording: planMailWording(row.kind, serverI18n(plan.locale), planAmountLine(plan)), button: manageButton(plan, linkOf(plan)) };
     return {
       to: row.recipient,
       subject: wording.subject,
       ...(await renderEmailParts(<PlanEmail wording={wording} plan={plan} button={button} context={contextIn(plan.locale)} />)),
     };
   };
-
-  /**
-   * The wording and button of `row`, a `plan_changed` message, by its event (planChangeEventOfMessage; decision 0097b):
-   * a cancellation with what was given through the plan, the refund `row.refundId` names (a staff cancel with refund),
-   * and the donation page in the plan's language; any other event with the plan's manage link.
-   */
-  async function changeMessage(row: MailOutboxRow, plan: RecurringPlanRow): Promise<{ wording: PlanMailWording; button: PlanMailButton }> {
-    const event = planChangeEventOfMessage(row.dedupeKey, plan);
-    if (event !== 'cancelled') return { wording: planChangeWording(event, plan, { giftCount: 0, totalCents: 0, refundCents: undefined }), button: manageButton(plan, linkOf(plan)) };
-    const [refund] = row.refundId ? await deps.db.select({ amountCents: donationRefunds.amountCents }).from(donationRefunds).where(eq(donationRefunds.id, row.refundId)) : [];
-    const given = await givenThroughPlan(deps.db, plan.id);
-    const donateUrl = new URL(localizedPath(plan.locale, PATHS.donate), deps.publicUrl).toString();
-    return { wording: planChangeWording(event, plan, { ...given, refundCents: refund?.amountCents }), button: giveAgainButton(plan, donateUrl) };
-  }
 }
