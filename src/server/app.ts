@@ -36,6 +36,7 @@ import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
+import { registerAfterReply } from './platform/after-reply';
 import { staffDonationRoutes } from './staff-donations/routes';
 import { staffPlanRoutes } from './staff-plans/routes';
 import { createTributeComposer, isTributeMailKind } from './tributes/compose';
@@ -103,6 +104,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   app.removeContentTypeParser('text/plain');
   // Graceful shutdown (issue #14): once the app closes, answers to the requests still in flight end their connection.
   registerConnectionDraining(app);
+  // Work some routes do after their answer has left (issue #32, part 6), waited for by the app's close.
+  registerAfterReply(app);
 
   // Every request to an operator route is recorded in the audit log (issue #14). NOTE: before every plugin, so the
   // admin routes each one registers (admin/, recurring/...) inherit this root hook.

@@ -26,9 +26,12 @@ import { isMachineRoute } from '../http/machine-routes';
  *      decline (402, "Your card was declined.") after a random delay, without calling the gateway;
  *   2. the card fingerprint's declines: at `cardDeclines.max`, 429 (declines only, so a donor whose card
  *      works is never held up by it);
- *   3. the donor e-mail's attempts: over `emailAttempts.max`, 429;
+ *   3. the donor e-mail's declined or refused attempts: at `emailAttempts.max`, 429 (decision 0097: a successful
+ *      gift does not count, so a donor who gives many times in an hour is never held up by it);
  *   otherwise the attempt goes on to the Idempotency-Key claim and the gateway;
- * - after the gateway declines, the route calls `recordDecline`, which counts it against the card and the IP.
+ * - after the gateway declines, the route calls `recordDecline`, which counts it against the card and the IP;
+ * - an attempt that reached the e-mail check and was answered with a refusal ({@link isRefusal}: a decline, a 429, a
+ *   key reused with another body...) is counted against its e-mail in `onSend`, as the IP's refusals are.
  * Every 429 has the same body ({@link TOO_MANY_ATTEMPTS_MESSAGE}) and no rate-limit headers, so nothing says
  * which limit fired. Every decision logs an event of {@link CARD_TESTING_EVENTS}; none holds card data.
  */
@@ -112,7 +115,8 @@ export async function registerCardTestingDefence(
   const redis = redisUrl === undefined ? undefined : await connectCounterRedis(app, redisUrl);
   await registerCounterStore(app, { redis, keyPrefix: settings.keyPrefix });
   const secret = limitKeySecret(cookieSecret);
-  // NOTE: keyed on the validated body, so the e-mail and card counters are used in preHandler only.
+  // NOTE: keyed on the validated body, so the e-mail and card counters are used from preHandler on only (the e-mail's
+  // onSend count is for the requests checkPayment saw).
   // The keyed hashes the card and e-mail counters count by; log lines show only their loggedPrefix.
   // The card and e-mail counters run only for an attempt that has them (see checkPayment); '' never reaches them.
   const cardFingerprintOf = (request: FastifyRequest) => cardFingerprint(secret, paymentAttemptOf(request.body).cardNumber ?? '');
@@ -125,6 +129,8 @@ export async function registerCardTestingDefence(
       emailDigestPrefix: attempt.donorEmail === undefined ? undefined : loggedPrefix(emailDigestOf(request)),
     };
   };
+  /** The payment attempts that reached the e-mail check: counted against their e-mail in onSend when refused. */
+  const emailChecked = new WeakSet<FastifyRequest>();
   const counters = {
     ip: createLimitCounter(app, 'ip', settings.ipRefusals, clientIp),
     ipCeiling: createLimitCounter(app, 'ipCeiling', settings.ipAttempts, clientIp),
@@ -162,7 +168,10 @@ export async function registerCardTestingDefence(
   });
   // NOTE: onSend, not onResponse: the count is written before the answer leaves, so a client's next request sees it.
   app.addHook('onSend', async (request, reply) => {
-    if (isPaymentAttempt(request) && isRefusal(reply.statusCode)) await guarded(request, counters.ip, counters.ip.hit);
+    if (!isRefusal(reply.statusCode)) return;
+    if (isPaymentAttempt(request)) await guarded(request, counters.ip, counters.ip.hit);
+    // Decision 0097: the e-mail counts its declined and refused attempts only, never a successful gift.
+    if (emailChecked.has(request)) await guarded(request, counters.email, counters.email.hit);
   });
 
   return {
@@ -185,8 +194,9 @@ export async function registerCardTestingDefence(
         return tooMany(request, reply, 'card', { cardFingerprintPrefix: loggedPrefix(cardFingerprintOf(request)) });
       }
 
-      const email = attempt.donorEmail === undefined ? undefined : await guarded(request, counters.email, counters.email.hit);
-      if (email?.exceeded) {
+      if (attempt.donorEmail !== undefined) emailChecked.add(request);
+      const email = attempt.donorEmail === undefined ? undefined : await guarded(request, counters.email, counters.email.peek);
+      if (email?.remaining === 0) {
         return tooMany(request, reply, 'email', { emailDigestPrefix: loggedPrefix(emailDigestOf(request)) });
       }
       request.log.info(

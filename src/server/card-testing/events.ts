@@ -13,7 +13,7 @@ export const CARD_TESTING_EVENTS = {
   velocityBlocked: 'velocity.blocked',
   /**
    * A payment attempt within every limit, let through to the Idempotency-Key claim and the gateway, with what
-   * is left of the IP's velocity limit, the card's declines and the e-mail's attempts.
+   * is left of the IP's velocity limit, the card's declines and the e-mail's declined or refused attempts.
    */
   attemptAllowed: 'attempt.allowed',
   /** The gateway declined a card: counted against the card and the IP. */

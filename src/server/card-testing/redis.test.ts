@@ -9,7 +9,8 @@ import { createTestApp, validSubmission, type TestApp } from '../testing/test-ap
 
 /**
  * REDIS_URL (issue #4: "Redis when REDIS_URL is set, so several API processes share one count"): two app
- * instances on one Redis count one IP's refused attempts together. Uses the local Redis (redis://127.0.0.1:6379, or
+ * instances on one Redis count one IP's refused attempts together, and one address's declined attempts (never its
+ * successful gifts; issue #32, part 3). Uses the local Redis (redis://127.0.0.1:6379, or
  * TEST_REDIS_URL), under a key prefix of this run's own that is deleted afterwards. Skipped when no Redis
  * answers, except in CI, where a missing Redis fails the suite. And a Redis that is down: the defence fails open.
  */
@@ -67,6 +68,29 @@ describe.runIf(available)('rate limits on Redis', () => {
     const keys = await redis.keys(`${PREFIX}*`);
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(0);
+  });
+
+  it('counts an address the same as in memory: ten successful gifts all go through, the attempt after five declines is refused', async () => {
+    const calls = first.gateway.calls + second.gateway.calls;
+    const generous = [];
+    for (let i = 0; i < 10; i += 1) {
+      generous.push((await attemptFrom(i % 2 ? second : first, `198.51.100.${30 + i}`, validSubmission({ donorEmail: 'generous-redis@example.org' }))).statusCode);
+    }
+    expect(generous).toEqual(Array(10).fill(200));
+
+    // Five declining cards, each from its own IP, so neither the per-card limit nor the velocity rule fires first.
+    const cards = ['4000000000000002', '4000000000009995', '4000000000009987', '4000000000009979', '4000000000000069'];
+    const declines = [];
+    for (const [i, number] of cards.entries()) {
+      declines.push((await attemptFrom(i % 2 ? second : first, `198.51.100.${50 + i}`, validSubmission({ donorEmail: 'tester-redis@example.org' }, { number }))).statusCode);
+    }
+    expect(declines).toEqual([402, 402, 402, 402, 402]);
+    for (const [i, app] of [first, second].entries()) {
+      const refused = await attemptFrom(app, `198.51.100.${60 + i}`, validSubmission({ donorEmail: 'tester-redis@example.org' }));
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toEqual(apiError(TOO_MANY_ATTEMPTS_MESSAGE));
+    }
+    expect(first.gateway.calls + second.gateway.calls - calls).toBe(15);
   });
 });
 

@@ -30,10 +30,12 @@ export interface OutboxMessage {
   staffLinkId?: string;
   /** The language the donor asked in (issue #24: a `receipt_links` or `manage_links` request); else the gift's. */
   locale?: Locale;
+  /** When the message is due: at once (the database's now) unless said; later for one that waits (decision 0097b). */
+  dueAt?: Date;
 }
 
 /**
- * Writes a `pending` message due at once, in `db` (a transaction, to tie it to the change it reports).
+ * Writes a `pending` message due at once (or at `message.dueAt`), in `db` (a transaction, to tie it to the change it reports).
  * Returns its id, or undefined when a message with the same dedupe key (or kind and donation) exists already.
  */
 export async function enqueueMail(db: Database, message: OutboxMessage): Promise<string | undefined> {
@@ -50,6 +52,7 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
       digestDate: message.digestDate ?? null,
       staffLinkId: message.staffLinkId ?? null,
       locale: message.locale ?? null,
+      ...(message.dueAt === undefined ? {} : { nextAttemptAt: message.dueAt }),
     })
     .onConflictDoNothing()
     .returning({ id: mailOutbox.id });

@@ -9,7 +9,9 @@ import { receiptLines, type ReceiptLine } from '../receipts/receipt-view';
 import type { ReceiptDetails } from '../receipts/repository';
 import * as recurringEmails from '../recurring/emails';
 import * as staffEmails from '../staff/emails';
-import { planLines } from '../recurring/plan-view';
+import { planAmountLine, planLines } from '../recurring/plan-view';
+import { PLAN_CHANGE_EVENTS } from '../recurring/plan-change-mail';
+import { serverI18n } from '../i18n/catalogues';
 import { renderEmailParts } from './render-email';
 
 /**
@@ -90,9 +92,9 @@ const digest: DailyDigest = {
   mail: { failed: [{ kind: 'receipt', count: 1 }], retrying: [] },
 };
 const listed = [{ receipt, pdfUrl }];
-const PLAN_KINDS = ['renewal_failed', 'plan_paused', 'plan_changed', 'renewal_needs_authentication', 'card_expiring'] as const satisfies readonly Exclude<
+const PLAN_KINDS = ['renewal_failed', 'plan_paused', 'renewal_needs_authentication', 'card_expiring'] as const satisfies readonly Exclude<
   RecurringMailKind,
-  'manage_links'
+  'manage_links' | 'plan_changed'
 >[];
 
 /** One template rendered with realistic props, and the labelled lines its text must show. */
@@ -130,7 +132,24 @@ const SAMPLES: Sample[] = [
   ...PLAN_KINDS.map((kind) => ({
     template: 'PlanEmail',
     variant: kind,
-    element: createElement(recurringEmails.PlanEmail, { kind, plan, manageUrl, context }),
+    element: createElement(recurringEmails.PlanEmail, {
+      wording: recurringEmails.planMailWording(kind, serverI18n('en'), planAmountLine(plan)),
+      plan,
+      button: recurringEmails.manageButton(plan, manageUrl),
+      context,
+    }),
+    lines: planLines(plan),
+  })),
+  // Decision 0097b: a plan_changed message by its event; a cancellation with the donation page's link.
+  ...PLAN_CHANGE_EVENTS.map((event) => ({
+    template: 'PlanEmail',
+    variant: `plan_changed, ${event}`,
+    element: createElement(recurringEmails.PlanEmail, {
+      wording: recurringEmails.planChangeWording(event, plan, { giftCount: 2, totalCents: 6000, refundCents: event === 'cancelled' ? 3000 : undefined }),
+      plan,
+      button: event === 'cancelled' ? recurringEmails.giveAgainButton(plan, `${PUBLIC_URL}/donate`) : recurringEmails.manageButton(plan, manageUrl),
+      context,
+    }),
     lines: planLines(plan),
   })),
   {

@@ -34,7 +34,10 @@ export interface CardTestingSettings {
    * RATE_LIMIT_IP_CEILING_WINDOW_MS): a ceiling high enough for many donors behind one address.
    */
   ipAttempts: WindowLimit;
-  /** Payment attempts per donor e-mail address (RATE_LIMIT_EMAIL_MAX / RATE_LIMIT_EMAIL_WINDOW_MS). */
+  /**
+   * Declined or refused payment attempts per donor e-mail address (RATE_LIMIT_EMAIL_MAX / RATE_LIMIT_EMAIL_WINDOW_MS);
+   * a successful gift does not count (issue #32, part 3; decision 0097).
+   */
   emailAttempts: WindowLimit;
   /** Declines per card fingerprint (RATE_LIMIT_CARD_DECLINES_MAX / RATE_LIMIT_CARD_WINDOW_MS). */
   cardDeclines: WindowLimit;
@@ -50,8 +53,9 @@ const HOUR_MS = 60 * MINUTE_MS;
 /**
  * The defaults. Card from issue #4 (3 declines per card per hour); IP from issue #10: 5 declined or refused
  * attempts per IP per 10 minutes, and a ceiling of 60 attempts of any outcome, because carrier-grade NAT, offices,
- * campuses and an event's Wi-Fi put many donors behind one address. E-mail: 5 attempts per hour, so a donor who mistypes a card twice still gets through, while a
- * script that rotates IPs but keeps one identity is stopped. Velocity: 3 declines from one IP in 10 minutes
+ * campuses and an event's Wi-Fi put many donors behind one address. E-mail: 5 declined or refused attempts per hour, so a donor who mistypes a card twice still gets
+ * through, and one who gives ten times in an hour too (successes do not count), while a script that rotates IPs but
+ * keeps one identity is stopped. Velocity: 3 declines from one IP in 10 minutes
  * (a donor rarely sees more than two), then a generic decline after 250-1000 ms, as long as a real one takes.
  */
 export const DEFAULT_CARD_TESTING_SETTINGS: CardTestingSettings = {

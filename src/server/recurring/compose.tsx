@@ -3,12 +3,15 @@ import type { Locale } from '../../shared/i18n/locales';
 import type { CapabilitySigner } from '../platform/capability-link';
 import type { OrganizationProfile } from '../platform/config';
 import type { Database } from '../db/client';
-import { donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type MailOutboxRow, type RecurringMailKind } from '../db/schema';
+import { donationRefunds, donations, RECURRING_MAIL_KINDS, recurringPlans, type MailKind, type MailOutboxRow, type RecurringMailKind, type RecurringPlanRow } from '../db/schema';
 import type { Clock } from '../platform/clock';
 import { PermanentComposeError, type ComposedMail, type ComposeMail } from '../mail/relay';
 import { emailContextIn } from '../receipts/emails/receipt-email';
 import { serverI18n } from '../i18n/catalogues';
-import { ManageLinksEmail, PlanEmail, planMailWording } from './emails';
+import { localizedPath } from '../../shared/i18n/locale-paths';
+import { PATHS } from '../../shared/site-paths';
+import { giveAgainButton, ManageLinksEmail, manageButton, planChangeWording, PlanEmail, planMailWording, type PlanMailButton, type PlanMailWording } from './emails';
+import { givenThroughPlan, planChangeEventOfMessage } from './plan-change-mail';
 import { manageUrl } from './manage-link';
 import { findPlan } from './plans';
 import { planAmountLine } from './plan-view';
@@ -31,7 +34,8 @@ export function isRecurringMailKind(kind: MailKind): kind is RecurringMailKind {
 
 /**
  * The composer of the outbox's plan messages (issue #13): renders each from the plan as it is when sent, with a
- * freshly signed manage link. Issue #24: a message about one plan speaks the plan's language (`plan.locale`); a
+ * freshly signed manage link; a `plan_changed` message tells the event it was enqueued for (a change, a pause, a resume,
+ * a cancellation with what was given and its refund, if any; decision 0097b). Issue #24: a message about one plan speaks the plan's language (`plan.locale`); a
  * manage-links answer lists the address's plans (oldest first) in the language it was asked in (`row.locale`), or, when
  * none was recorded (links staff sent), in the language of the latest listed plan; each link opens its own plan's
  * language, and the footer links that language's receipts page. Rejects with PermanentComposeError for a message whose
@@ -42,6 +46,23 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
   const contextIn = (locale: Locale) => emailContextIn(deps.organization, deps.publicUrl, locale);
   // Issue #24: the manage link opens the page in the plan's language.
   const linkOf = (plan: { id: string; locale: Locale }) => manageUrl(deps.links, deps.publicUrl, plan.id, deps.clock.now(), plan.locale);
+  /**
+   * The wording and button of `row`, a `plan_changed` message, by its event (planChangeEventOfMessage; decision 0097b):
+   * a cancellation with what was given through the plan, the refund `row.refundId` names (a staff cancel with refund),
+   * and the donation page in the plan's language; any other event with the plan's manage link.
+   */
+  const changeMessage = async (row: MailOutboxRow, plan: RecurringPlanRow): Promise<{ wording: PlanMailWording; button: PlanMailButton }> => {
+    const event = planChangeEventOfMessage(row.dedupeKey, plan);
+    if (event !== 'cancelled') {
+      return { wording: planChangeWording(event, plan, { giftCount: 0, totalCents: 0, refundCents: undefined }), button: manageButton(plan, linkOf(plan)) };
+    }
+    const [refund] = row.refundId
+      ? await deps.db.select({ amountCents: donationRefunds.amountCents }).from(donationRefunds).where(eq(donationRefunds.id, row.refundId))
+      : [];
+    const given = await givenThroughPlan(deps.db, plan.id);
+    const donateUrl = new URL(localizedPath(plan.locale, PATHS.donate), deps.publicUrl).toString();
+    return { wording: planChangeWording(event, plan, { ...given, refundCents: refund?.amountCents }), button: giveAgainButton(plan, donateUrl) };
+  };
   return async (row: MailOutboxRow): Promise<ComposedMail> => {
     if (row.kind === 'manage_links') {
       const plans = await deps.db
@@ -66,11 +87,14 @@ export function createPlanComposer(deps: PlanComposerDeps): ComposeMail {
     const plan = row.recurringPlanId ? await findPlan(deps.db, row.recurringPlanId) : undefined;
     if (!plan) throw new PermanentComposeError(`Outbox message ${row.id} names no plan`);
     // Issue #24: in the plan's language, subject and footer link included.
-    const { subject } = planMailWording(row.kind, serverI18n(plan.locale), planAmountLine(plan));
+    const { wording, button } =
+      row.kind === 'plan_changed'
+        ? await changeMessage(row, plan)
+        : { wording: planMailWording(row.kind, serverI18n(plan.locale), planAmountLine(plan)), button: manageButton(plan, linkOf(plan)) };
     return {
       to: row.recipient,
-      subject,
-      ...(await renderEmailParts(<PlanEmail kind={row.kind} plan={plan} manageUrl={linkOf(plan)} context={contextIn(plan.locale)} />)),
+      subject: wording.subject,
+      ...(await renderEmailParts(<PlanEmail wording={wording} plan={plan} button={button} context={contextIn(plan.locale)} />)),
     };
   };
 }

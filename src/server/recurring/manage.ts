@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { amountError } from '../../shared/amounts';
 import { centsToDollars, dollarsToCents } from '../../shared/money';
@@ -12,10 +11,11 @@ import { BILLING_LEASE_MS, cardColumnsOf, planDonorEmail, resumeScheduleOf } fro
 import { BILLING_PLAN_CHANGES, recordPlanChange, type PlanChangeActor } from './plan-history';
 import type { FeeCoverageSettings } from '../../shared/fee-coverage';
 import { planAmountChange } from './plan-fee';
+import { planChangeDedupeKey, planChangeEventOf } from './plan-change-mail';
 
 /**
  * The donor's changes of a plan (issue #13, "The donor's link"), each in one transaction with its confirmation
- * e-mail (`plan_changed`), each allowed only from the statuses listed below (and the database's trigger): they take
+ * e-mail (`plan_changed`: a change, a pause, a resume or a cancellation, each its own message; decision 0097b), each allowed only from the statuses listed below (and the database's trigger): they take
  * effect from the next charge. Money is integer cents here; the API's dollars are converted at the edge.
  */
 
@@ -149,6 +149,8 @@ async function hasChargeUnderWay(db: Database, plan: RecurringPlanRow): Promise<
 export interface PlanChangeBy {
   actor: PlanChangeActor;
   alongside?: (tx: Database, changed: RecurringPlanRow, before: RecurringPlanRow) => Promise<void>;
+  /** When the change's e-mail is due: at once unless said (a staff cancel with refund holds it for its refund; decision 0097b). */
+  mailDueAt?: Date;
 }
 
 /** What the history row of a change says changed (cents, dates, the card's brand and last4 only). */
@@ -174,7 +176,8 @@ function historyDetailsOf(change: PlanChange, before: RecurringPlanRow, after: R
  * Applies `change` to plan `planId` at `now`: checks the input, saves a new card with the gateway first (newCardOf;
  * a refused card changes nothing), then, in ONE transaction, locks the plan, checks that its status allows the change
  * (that a SetupIntent's card is on the plan's own Customer, and, for a cancel or a pause, that no charge of the plan
- * is under way: hasChargeUnderWay), writes it, enqueues the `plan_changed` e-mail and writes the change's history row
+ * is under way: hasChargeUnderWay), writes it, enqueues the `plan_changed` e-mail (naming its event: plan-change-mail.ts;
+ * due at `by.mailDueAt` when given) and writes the change's history row
  * (recordPlanChange, by `by.actor`: the donor unless said) and `by.alongside`. A staff member's change goes through
  * here too (issue #22: "each e-mailed to the donor as the donor's own change would be"). A past-due plan keeps its
  * retry date: a new card is charged at the next retry. Rejects when the database or the gateway fails.
@@ -203,7 +206,8 @@ export async function applyPlanChange(
       .returning();
     if (!changed) return { status: 'not_allowed' };
     const recipient = await planDonorEmail(tx, plan);
-    await enqueueMail(tx, { kind: 'plan_changed', dedupeKey: `plan_changed:${planId}:${randomUUID()}`, recipient, recurringPlanId: planId });
+    const dedupeKey = planChangeDedupeKey(planId, planChangeEventOf(change.action));
+    await enqueueMail(tx, { kind: 'plan_changed', dedupeKey, recipient, recurringPlanId: planId, dueAt: by.mailDueAt });
     await recordPlanChange(tx, { planId, actor: by.actor, action: change.action, details: historyDetailsOf(change, plan, changed) });
     await by.alongside?.(tx, changed, plan);
     return { status: 'changed', plan: changed };

@@ -5,6 +5,7 @@ import type { StaffPlanChangeRequest } from '../../shared/staff/plans-api';
 import type { Database } from '../db/client';
 import { donations, recurringPlans } from '../db/schema';
 import { applyPlanChange, type PlanChangeDeps, type PlanChangeOutcome } from '../recurring/manage';
+import { CANCELLATION_MAIL_HOLD_MS } from '../recurring/plan-change-mail';
 import { requestManageLinks } from '../recurring/manage-routes';
 import { recordStaffAction } from '../staff/audit-record';
 import type { StaffActor } from '../staff-donations/actions';
@@ -45,11 +46,14 @@ export function planChangeOf(request: StaffPlanChangeRequest): PlanChange {
 /**
  * Applies a staff member's `request` to plan `planId` at `now` through applyPlanChange (the donor's code), with the
  * change's history row naming the member and the audit entry (`plan.<action>`: the plan before and after, in cents;
- * `refundLastCharge` for a cancel) written in its transaction. Resolves with applyPlanChange's outcome.
+ * `refundLastCharge` for a cancel) written in its transaction; the e-mail of a cancel with refund held
+ * CANCELLATION_MAIL_HOLD_MS for its refund. Resolves with applyPlanChange's outcome.
  */
 export function changePlanForStaff(deps: PlanChangeDeps, planId: string, request: StaffPlanChangeRequest, actor: StaffActor, now: Date): Promise<PlanChangeOutcome> {
   return applyPlanChange(deps, planId, planChangeOf(request), now, {
     actor: { type: 'staff', staffMemberId: actor.staffMember.id },
+    // Decision 0097b: the cancellation e-mail of a cancel with refund waits for its refund (attachRefundToCancellationMail).
+    ...(request.action === 'cancel' && request.refundLastCharge ? { mailDueAt: new Date(now.getTime() + CANCELLATION_MAIL_HOLD_MS) } : {}),
     alongside: (tx, changed, before) =>
       recordStaffAction(tx, {
         ...actor,

@@ -25,6 +25,7 @@ import type { PaymentGateway } from '../payments/gateway';
 import type { Clock } from '../platform/clock';
 import { releaseAwaitingPayment } from '../recurring/manage-routes';
 import { findPlan } from '../recurring/plans';
+import { attachRefundToCancellationMail } from '../recurring/plan-change-mail';
 import { staffError } from '../staff/errors';
 import { hasRecentStrongAuth, requireStaff, signedInMember } from '../staff/guard';
 import { refundForStaff } from '../staff-donations/actions';
@@ -109,7 +110,8 @@ export const staffPlanRoutes: FastifyPluginAsyncZod<StaffPlansOptions> = async (
    * Idempotency-Key (400 without); it cancels, then refunds all that is left of the last charge as part 1's refund
    * (refundForStaff) and answers 200 `{plan, refund}`; the same key again refunds nothing more (`Idempotent-Replayed`).
    * If the refund fails after the cancel (409 refused, 503 unknown), the cancel stands and the same request with the same
-   * key tries the refund again. 400 bad body or input (fieldErrors); 404 no such plan; 409 a change the status does not
+   * key tries the refund again. The donor's cancellation e-mail waits for the refund and says it was made, when it was
+   * (decision 0097b). 400 bad body or input (fieldErrors); 404 no such plan; 409 a change the status does not
    * allow, a charge under way (PLAN_CHARGE_UNDER_WAY_MESSAGE, Retry-After, exactly as the donor's), nothing to refund;
    * 422 key reused; 503 refund outcome unknown.
    */
@@ -165,9 +167,18 @@ export const staffPlanRoutes: FastifyPluginAsyncZod<StaffPlansOptions> = async (
         amountCents: undefined,
         amountField: 'refundLastCharge',
         refund: async (asked) => {
-          const refunded = await refundForStaff({ db, gateway }, { ...asked, reason }, actor);
-          after = await detailOf(planId);
-          return refunded;
+          let refundId: string | undefined;
+          try {
+            const refunded = await refundForStaff({ db, gateway }, { ...asked, reason }, actor);
+            if (refunded.kind === 'refunded') refundId = refunded.refund.id;
+            after = await detailOf(planId);
+            return refunded;
+          } finally {
+            // Decision 0097b: the held cancellation e-mail goes now, saying the last gift was refunded when it was.
+            await attachRefundToCancellationMail(db, planId, refundId, clock.now()).catch((error: unknown) =>
+              request.log.error({ event: 'plan.cancellation_mail_release_failed', err: error, planId }, 'Cancellation e-mail left to its hold'),
+            );
+          }
         },
         refunded: ({ refund, donation, replayed }) => {
           request.log.info({ event: 'refund.made', by: 'staff', planId, donationId: donation.id, refundId: refund.id, amountCents: refund.amountCents, replayed }, replayed ? 'Refund replayed' : 'Refund made');

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN_STAFF_PATH, STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { adminAuditLog, mailOutbox, staffCredentials, staffSessions } from '../db/schema';
@@ -42,6 +42,8 @@ const operatorInvite = (payload: object, token = ADMIN_TOKEN) =>
 
 /** Sends the mail due and returns the token of the link of `kind` in the text part of the message to `email`. */
 async function mailedToken(email: string, kind: 'enroll' | 'sign-in'): Promise<string> {
+  // A sign-in link is made after the answer (issue #32, part 6).
+  await t.app.afterReply.settled();
   await t.app.mail.relayDue();
   const link = new RegExp(`^${PUBLIC_URL}/staff/${kind}/([A-Za-z0-9_-]+)$`, 'm');
   // NOTE: the newest message to `email` with a link of `kind`: an invitation (enroll link) may have been sent before.
@@ -271,6 +273,24 @@ describe('e-mailed sign-in links', () => {
     expect(second.statusCode).toBe(410);
     expect(second.json().error).toBe('This link has expired or has already been used. Ask for a new one.');
     expect(await auditActions(signedIn.json().staffMember.id)).toEqual(['staff.enroll', 'staff.sign_in']);
+  });
+
+  it('answers before it looks the address up: 202 while the staff table is locked, the link queued once it is free (issue #32, part 6)', async () => {
+    await enrolledMember('busy@reef.example.org', 'viewer');
+    smtp.received.length = 0;
+    const browser = await StaffBrowser.open(t.app, PUBLIC_URL);
+    // NOTE: without the fix the lookup waits for the lock, the lock for the answer: the test never ends.
+    await t.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE staff_members IN ACCESS EXCLUSIVE MODE`);
+      for (const email of ['busy@reef.example.org', 'stranger@example.org']) {
+        const answer = await browser.request('POST', STAFF_API.signInEmail, { email });
+        expect(answer.statusCode).toBe(202);
+        expect(answer.json()).toEqual({ success: true });
+      }
+    });
+    const token = await mailedToken('busy@reef.example.org', 'sign-in');
+    expect(smtp.received).toHaveLength(1);
+    expect((await browser.request('POST', STAFF_API.signInLink, { token })).statusCode).toBe(200);
   });
 
   it('refuses a link 15 minutes after it was sent (410), and says a member without a passkey needs one', async () => {

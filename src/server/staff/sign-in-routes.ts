@@ -1,4 +1,5 @@
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -104,10 +105,28 @@ export const signInRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app
   );
 
   /**
+   * E-mails a sign-in link to `email` when it is a member's (findMemberByEmail): in one transaction a link valid 15
+   * minutes made at `now`, its e-mail queued, the audit entry; logs `staff.sign_in_link_requested` either way.
+   */
+  const sendSignInLink = async (log: FastifyBaseLogger, requestId: string, email: string, now: Date) => {
+    const member = await findMemberByEmail(db, email);
+    if (member) {
+      await db.transaction(async (tx) => {
+        const linkId = await links.create(tx, { staffId: member.id, purpose: 'sign_in', now });
+        await enqueueMail(tx, { kind: 'staff_sign_in_link', dedupeKey: `staff_sign_in_link:${linkId}`, recipient: member.email, staffLinkId: linkId });
+        await recordSystemAction(tx, { action: IDENTITY_AUDIT_ACTIONS.signInLinkSent, subjectType: 'staff_member', subjectId: member.id, requestId });
+      });
+    }
+    log.info({ event: 'staff.sign_in_link_requested', staff: member !== undefined }, 'Staff sign-in link requested');
+  };
+
+  /**
    * POST /api/staff/sign-in/email `{email}`: 202 `{success: true}` whatever the address (no answer says who is staff,
-   * OWASP Authentication Cheat Sheet, "Authentication and Error Messages"). For a member, in one transaction: a sign-in
-   * link valid 15 minutes, its e-mail queued, the audit entry. 429 too many requests from this IP or for this address;
-   * the page-write errors.
+   * OWASP Authentication Cheat Sheet, "Authentication and Error Messages"), answered before the address is even looked
+   * up, so that its timing does not tell a member's address from a stranger's either (issue #32, part 6; decision
+   * 0097c): once the answer has left (onResponse), sendSignInLink runs as work after the reply (platform/after-reply.ts:
+   * a failure logged as `staff.sign_in_link_failed`, waited for by the app's close). 429 too many requests from this IP
+   * or for this address (checked before answering, the same for every address); the page-write errors.
    */
   app.post(
     STAFF_API.signInEmail,
@@ -117,20 +136,15 @@ export const signInRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app
         body: SignInEmailRequestSchema,
         response: { 202: SignInEmailAcceptedSchema, ...errorAnswers(...PAGE_WRITE_ERRORS), ...staffErrorAnswers(429) },
       },
+      onResponse: async (request, reply) => {
+        if (reply.statusCode !== 202) return;
+        const now = clock.now();
+        app.afterReply.run(request.log, 'staff.sign_in_link_failed', () => sendSignInLink(request.log, request.id, request.body.email, now));
+      },
     },
     async (request, reply) => {
       const limited = await limits.linkRequest(request, reply, request.body.email);
       if (limited) return limited;
-      const member = await findMemberByEmail(db, request.body.email);
-      if (member) {
-        const now = clock.now();
-        await db.transaction(async (tx) => {
-          const linkId = await links.create(tx, { staffId: member.id, purpose: 'sign_in', now });
-          await enqueueMail(tx, { kind: 'staff_sign_in_link', dedupeKey: `staff_sign_in_link:${linkId}`, recipient: member.email, staffLinkId: linkId });
-          await recordSystemAction(tx, { action: IDENTITY_AUDIT_ACTIONS.signInLinkSent, subjectType: 'staff_member', subjectId: member.id, requestId: request.id });
-        });
-      }
-      request.log.info({ event: 'staff.sign_in_link_requested', staff: member !== undefined }, 'Staff sign-in link requested');
       return reply.code(202).send({ success: true });
     },
   );
