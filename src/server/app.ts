@@ -37,6 +37,7 @@ import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
 import { registerStaff } from './staff/plugin';
 import { registerAfterReply } from './platform/after-reply';
+import { sessionCookieName, sessionCookieSettings } from './staff/session-cookie';
 import { staffDonationRoutes } from './staff-donations/routes';
 import { staffPlanRoutes } from './staff-plans/routes';
 import { createTributeComposer, isTributeMailKind } from './tributes/compose';
@@ -133,8 +134,12 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     redisUrl: config.redisUrl,
     onRefusal: metrics.countRefusal,
   });
-  // The OpenAPI document at GET /api/openapi.json (issue #14): before every route, whose schemas it collects.
-  await registerOpenApi(app);
+  // The OpenAPI document at GET /api/openapi.json (issue #14): before every route, whose schemas it collects. It names
+  // PUBLIC_URL as its server and the staff session cookie by the name it has there (issue #41).
+  await registerOpenApi(app, {
+    publicUrl: config.site.publicUrl,
+    staffSessionCookie: sessionCookieName(sessionCookieSettings(config.site.publicUrl)),
+  });
   // Receipts (issue #12): before the donation routes, whose answers get the receipt link from its root hook.
   // NOTE: the manage links of recurring plans (issue #13) are signed here, so receipts can carry them.
   const planLinks = createManageLinkSigner(config.cookieSecret);

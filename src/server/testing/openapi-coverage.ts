@@ -2,7 +2,7 @@ import { formatParamUrl } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { CSRF_HEADER_NAME } from '../../shared/api';
 import { ADMIN_ERRORS, MACHINE_WRITE_ERRORS, PAGE_WRITE_ERRORS } from '../http/error-answers';
-import { OPENAPI_VERSION } from '../http/openapi';
+import { OPENAPI_VERSION, SECURITY_SCHEME_NAMES } from '../http/openapi';
 import { isMachineRoute } from '../http/machine-routes';
 import type { TestApp } from './test-app';
 
@@ -29,6 +29,7 @@ export interface OpenApiResponse {
 
 /** An Operation Object of the document (the parts the checks read). */
 export interface OpenApiOperation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   parameters?: Array<{ name: string; in: string; required?: boolean }>;
@@ -40,7 +41,8 @@ export interface OpenApiOperation {
 /** The OpenAPI document as GET /api/openapi.json answers it (the parts the checks read). */
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description?: string };
+  info: { title: string; version: string; description?: string; license?: { name: string; identifier?: string; url?: string } };
+  servers?: Array<{ url: string; description?: string }>;
   tags?: Array<{ name: string }>;
   paths: Record<string, Record<string, OpenApiOperation>>;
   components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
@@ -82,10 +84,16 @@ export function operationOf(document: OpenApiDocument, route: AppRoute): OpenApi
   return document.paths[formatParamUrl(route.url)]?.[route.method.toLowerCase()];
 }
 
+/** True when every alternative of the operation's security requirement includes the staff session (issue #41). */
+const needsStaffSession = (operation: OpenApiOperation): boolean =>
+  (operation.security ?? []).length > 0 && (operation.security ?? []).every((requirement) => SECURITY_SCHEME_NAMES.staffSession in requirement);
+
 /**
  * The statuses `route` must document whatever its handler does, from what the app's hooks and error handler answer
  * (http/error-answers.ts): 500 always; a write's body-parsing, CSRF and rate-limit refusals (the page's or a
- * machine's); an operator route's 401 and 404; 400 when it has parameters to validate.
+ * machine's); an operator route's 401 and 404; 400 when it has parameters to validate; 404 when its path names a
+ * record (a path parameter); 401 (no session) and 403 (a role without the right) when it needs the staff session.
+ * Issue #41: every operation that takes input or credentials declares its 4xx answers.
  */
 export function requiredStatuses(route: AppRoute, operation: OpenApiOperation): number[] {
   const statuses = new Set<number>([500]);
@@ -93,6 +101,8 @@ export function requiredStatuses(route: AppRoute, operation: OpenApiOperation): 
   if (isWrite(route.method)) add(isMachineRoute(route.url) ? MACHINE_WRITE_ERRORS : PAGE_WRITE_ERRORS);
   if (isAdminRoute(route.url)) add(ADMIN_ERRORS);
   if ((operation.parameters ?? []).length > 0) statuses.add(400);
+  if ((operation.parameters ?? []).some((parameter) => parameter.in === 'path')) statuses.add(404);
+  if (needsStaffSession(operation)) add([401, 403]);
   return [...statuses].sort();
 }
 
@@ -101,17 +111,22 @@ const BODILESS_STATUSES = new Set(['204', '304']);
 
 /**
  * What the document lacks for `routes`, or has beyond them (one sentence each; empty when complete): an operation per
- * route and method, and none for a route `routes` lacks; a request body for every write; a response with a schema for
- * every status it declares, and one for every status of {@link requiredStatuses}; `extraStatuses` (say, statuses seen
- * answered) too, by route.
+ * route and method, and none for a route `routes` lacks; an operationId for each, used by no other operation (issue
+ * #41); a request body for every write; a response with a schema for every status it declares, and one for every
+ * status of {@link requiredStatuses}; `extraStatuses` (say, statuses seen answered) too, by route.
  */
 export function documentationGaps(document: OpenApiDocument, routes: readonly AppRoute[], extraStatuses?: (route: AppRoute) => number[]): string[] {
   const gaps: string[] = [];
   const listed = new Set(routes.map((route) => `${route.method.toLowerCase()} ${formatParamUrl(route.url)}`));
+  const operationsById = new Map<string, string[]>();
   for (const [path, item] of Object.entries(document.paths)) {
-    for (const method of Object.keys(item)) {
+    for (const [method, operation] of Object.entries(item)) {
       if (!listed.has(`${method} ${path}`)) gaps.push(`${method.toUpperCase()} ${path}: documented, but the app has no such route`);
+      if (operation.operationId) operationsById.set(operation.operationId, [...(operationsById.get(operation.operationId) ?? []), `${method.toUpperCase()} ${path}`]);
     }
+  }
+  for (const [operationId, operations] of operationsById) {
+    if (operations.length > 1) gaps.push(`operationId ${operationId} is used by ${operations.length} operations: ${operations.join(', ')}`);
   }
   for (const route of routes) {
     const name = `${route.method} ${route.url}`;
@@ -120,6 +135,7 @@ export function documentationGaps(document: OpenApiDocument, routes: readonly Ap
       gaps.push(`${name}: missing from the document`);
       continue;
     }
+    if (!operation.operationId) gaps.push(`${name}: no operationId (src/server/http/operation-ids.ts)`);
     if (isWrite(route.method) && !operation.requestBody?.content) gaps.push(`${name}: no request body`);
     const responses = operation.responses ?? {};
     for (const [status, response] of Object.entries(responses)) {
