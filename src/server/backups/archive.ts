@@ -77,9 +77,9 @@ export interface ArchiveWriter {
   abort(error: Error): Promise<void>;
 }
 
-/** Resolves once `sink` accepted `chunk` (waits for 'drain' when its buffer is full). */
-function writeChunk(sink: ReturnType<tar.Pack['entry']>, chunk: Uint8Array): Promise<void> {
-  return sink.write(chunk) ? Promise.resolve() : new Promise((resolve) => sink.once('drain', () => resolve()));
+/** Resolves once `sink` accepted `chunk` (waits for 'drain' when its buffer is full); rejects when `failed` does first. */
+function writeChunk(sink: ReturnType<tar.Pack['entry']>, chunk: Uint8Array, failed: Promise<never>): Promise<void> {
+  return sink.write(chunk) ? Promise.resolve() : Promise.race([new Promise<void>((resolve) => sink.once('drain', () => resolve())), failed]);
 }
 
 /** Resolves once the entry `sink` is complete (its callback), rejecting with the pack's error. */
@@ -93,26 +93,34 @@ export function createArchiveWriter(file: string): ArchiveWriter {
   const pack = tar.pack();
   // NOTE: gzip's fastest level: the cluster's files shrink about tenfold anyway, and the backup runs beside the site.
   const writing = pipeline(pack, createGzip({ level: 1 }), createWriteStream(file, { mode: 0o600 }));
+  // NOTE: a write that fails (no such folder, a full disk) ends the pipeline; every wait below races it, or would hang.
+  const failed = writing.then(() => new Promise<never>(() => undefined));
+  failed.catch(() => undefined);
   const files: Record<string, ManifestFile> = {};
-  const entry = (header: Partial<tar.Header> & Pick<tar.Header, 'name'>): { sink: ReturnType<tar.Pack['entry']>; done: Promise<void> } => {
-    let sink!: ReturnType<tar.Pack['entry']>;
-    const done = new Promise<void>((resolve, reject) => {
-      sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+  const entry = async (header: Partial<tar.Header> & Pick<tar.Header, 'name'>): Promise<{ sink: ReturnType<tar.Pack['entry']>; done: Promise<void> }> => {
+    // NOTE: a pack the failed pipeline destroyed refuses entries; answer the pipeline's own error instead.
+    if (pack.destroying) await failed;
+    let settle!: (error?: Error | null) => void;
+    const entered = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error ? reject(error) : resolve());
     });
+    const sink = pack.entry(header, settle);
+    const done = Promise.race([entered, failed]);
+    done.catch(() => undefined);
     return { sink, done };
   };
 
   const addContent = async (name: string, content: string, mode: number) => {
     const buffer = Buffer.from(content, 'utf8');
-    const { sink, done } = entry({ name, size: buffer.length, mode, mtime: new Date(), type: 'file' });
-    await writeChunk(sink, buffer);
+    const { sink, done } = await entry({ name, size: buffer.length, mode, mtime: new Date(), type: 'file' });
+    await writeChunk(sink, buffer, failed);
     await ended(sink, done);
     if (name !== MANIFEST_NAME) files[name] = { size: buffer.length, sha256: createHash('sha256').update(buffer).digest('hex') };
   };
 
   return {
     async addDirectory(name, mode) {
-      const { sink, done } = entry({ name, mode, mtime: new Date(), type: 'directory' });
+      const { sink, done } = await entry({ name, mode, mtime: new Date(), type: 'directory' });
       await ended(sink, done);
     },
     async addFile(name, source, size, mode) {
@@ -122,7 +130,7 @@ export function createArchiveWriter(file: string): ArchiveWriter {
       });
       if (!handle) return false;
       try {
-        const { sink, done } = entry({ name, size, mode, mtime: new Date(), type: 'file' });
+        const { sink, done } = await entry({ name, size, mode, mtime: new Date(), type: 'file' });
         const hash = createHash('sha256');
         const buffer = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(size, 1)));
         let written = 0;
@@ -132,7 +140,7 @@ export function createArchiveWriter(file: string): ArchiveWriter {
           // NOTE: a shrunk file reads short; zeros stand for the rest (see the docstring).
           const chunk = bytesRead > 0 ? Buffer.from(buffer.subarray(0, bytesRead)) : Buffer.alloc(want);
           hash.update(chunk);
-          await writeChunk(sink, chunk);
+          await writeChunk(sink, chunk, failed);
           written += chunk.length;
         }
         await ended(sink, done);

@@ -136,10 +136,12 @@ export interface BackupResult {
  * Backs up the running embedded server of cluster `clusterDir` (over `databaseUrl`) into `file`: written under a
  * temporary name beside it (`.<name>.partial-<random>`), read back whole and checked against its manifest, then
  * renamed to `file`, so `file` is only ever a complete, checked backup (an existing `file` is replaced only then).
- * Rejects when any step fails, leaving no temporary file behind.
+ * Rejects when `file`'s folder does not exist or any step fails, leaving no temporary file behind.
  */
 export async function backUpToFile({ clusterDir, databaseUrl, file }: { clusterDir: string; databaseUrl: string; file: string }): Promise<BackupResult> {
   const target = path.resolve(file);
+  const folder = await stat(path.dirname(target)).catch(() => undefined);
+  if (!folder?.isDirectory()) throw new Error(`The folder of ${target} does not exist: create it first, or name a file in another folder`);
   const partial = path.join(path.dirname(target), `.${path.basename(target)}.partial-${randomBytes(4).toString('hex')}`);
   try {
     const written = await writeBaseBackup(clusterDir, databaseUrl, partial);

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -9,6 +9,7 @@ import { createMailTransport } from '../mail/transport';
 import { manualClock } from '../platform/clock';
 import { memoryLog } from '../testing/payment-attempts';
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
+import { createTestApp } from '../testing/test-app';
 import { readArchive } from './archive';
 import { createBackupSchedule, registerBackupGauge, startBackupRunner, type BackupSchedule } from './runner';
 
@@ -122,5 +123,31 @@ describe('scheduled backups', () => {
     expect(log.events('backup.failed')).toHaveLength(2);
     expect(await ageSeconds(registry)).toBe(ageAtFailure + 61 * 60);
     expect(smtp.received).toHaveLength(1);
+  });
+
+  it('run in the listening app on the embedded database, with their metric at /metrics; with DATABASE_URL none is made and the server says so', { timeout: 120_000 }, async () => {
+    const ADMIN_TOKEN = 'scheduled-backups-admin-token-0123456789';
+    const backupDir = path.join(dataDir, 'app-backups');
+    const clock = manualClock(new Date('2026-05-10T03:00:00Z'));
+    const t = await createTestApp({ clock, env: { DATA_DIR: dataDir, BACKUP_DIR: backupDir, ADMIN_TOKEN } });
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      await until(() => stat(path.join(backupDir, 'reef-backup-2026-05-10.tgz')).then(() => true, () => false), 60_000);
+      const scrape = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(scrape.body).toMatch(/^donation_site_backup_last_success_age_seconds 0$/m);
+    } finally {
+      await t.close();
+    }
+
+    const log = memoryLog();
+    const external = await createTestApp({ logger: log.logger, env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', BACKUP_DIR: backupDir, ADMIN_TOKEN } });
+    try {
+      await external.app.listen({ host: '127.0.0.1', port: 0 });
+      expect(log.events('backup.disabled')).toHaveLength(1);
+      const scrape = await external.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(scrape.body).not.toContain('donation_site_backup_last_success_age_seconds');
+    } finally {
+      await external.close();
+    }
   });
 });
