@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { backUpEmbeddedDatabase, DATABASE_URL_BACKUP_ADVICE } from '../src/server/backups/embedded-backup';
 import { loadConfig } from '../src/server/platform/config';
@@ -11,6 +12,8 @@ import { loadConfig } from '../src/server/platform/config';
  */
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const file = process.argv[2];
+  // NOTE: the backup's reading, compression and checksums yield the CPU to the site it runs beside (nice 10).
+  setPriority(process.pid, 10);
   try {
     if (!file) throw new Error('Usage: npm run db:backup -- <file>   (backs up the embedded database of DATA_DIR, default ./data)');
     const config = loadConfig();
