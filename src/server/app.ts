@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { registerAdminAudit } from './admin/audit';
+import { registerBackups } from './backups/plugin';
 import { registerAdmin } from './admin/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './platform/config';
@@ -123,9 +124,17 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   await registerCsrfProtection(app, config);
+  // Scheduled backups of the embedded database (issue #33): their runner, started once the server listens, and metric.
+  const backups = registerBackups(app, { config, clock: clock ?? systemClock });
   // Prometheus metrics at GET /metrics (issue #14), on this app's own registry. NOTE: every route below charges
   // through its timed gateway, and the card-testing defence counts its refusals into it.
-  const metrics = await registerMetrics(app, { db, gateway: untimedGateway, clock: clock ?? systemClock, adminToken: config.adminToken });
+  const metrics = await registerMetrics(app, {
+    db,
+    gateway: untimedGateway,
+    clock: clock ?? systemClock,
+    adminToken: config.adminToken,
+    registries: [backups.registry],
+  });
   const gateway = metrics.gateway;
   // Card-testing defence (OWASP OAT-001; issue #4): after CSRF, so its IP count sees only requests from the page.
   const cardTesting = await registerCardTestingDefence(app, {

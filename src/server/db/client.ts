@@ -73,12 +73,14 @@ export class DataDirInUseError extends Error {
 
 /**
  * Makes this process the one API process of the embedded server (issue #25: "never two writers"): takes the owner
- * advisory lock on a connection of its own, held until close, and names this process in `application_name`.
+ * advisory lock on a connection of its own, held until close, and names this process in `application_name` (as
+ * `role`: `backup` for `npm run db:backup` on a server it started itself, issue #33, so no site adopts a server that
+ * the backup will stop).
  * A killed API's connection ends with it, and with it its lock: the next start takes over. Rejects with
  * {@link DataDirInUseError}, naming the running process, when a live API holds the lock.
  */
-async function claimEmbeddedServer(server: EmbeddedPostgresServer, dataDir: string): Promise<pg.Client> {
-  const owner = new pg.Client({ connectionString: server.databaseUrl, application_name: `reef-donations api pid ${process.pid}` });
+export async function claimEmbeddedServer(server: EmbeddedPostgresServer, dataDir: string, role: 'api' | 'backup' = 'api'): Promise<pg.Client> {
+  const owner = new pg.Client({ connectionString: server.databaseUrl, application_name: `reef-donations ${role} pid ${process.pid}` });
   owner.on('error', () => undefined);
   await owner.connect();
   const deadline = Date.now() + OWNER_LOCK_WAIT_MS;

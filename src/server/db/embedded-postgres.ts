@@ -68,7 +68,7 @@ async function postgresBinaries(): Promise<PostgresBinaries> {
 }
 
 /** The user and group ids child processes run as: none (this process's) unless this process is root. */
-type RunAs = { uid: number; gid: number } | Record<string, never>;
+export type RunAs = { uid: number; gid: number } | Record<string, never>;
 
 /** `id -u`/`id -g` of a user, or undefined when the user does not exist. */
 async function userIds(name: string): Promise<{ uid: number; gid: number } | undefined> {
@@ -84,7 +84,7 @@ async function userIds(name: string): Promise<{ uid: number; gid: number } | und
  * Whom the server runs as. Not root: this process's user. Root: the `postgres` system user, created (`useradd
  * --system`) when missing, as PostgreSQL will not run as root.
  */
-async function runAsUser(): Promise<RunAs> {
+export async function runAsUser(): Promise<RunAs> {
   if (userInfo().uid !== 0) return {};
   const existing = await userIds(ROOT_RUN_AS_USER);
   if (existing) return existing;

@@ -33,6 +33,8 @@ export interface MetricsOptions {
   clock: Clock;
   /** ADMIN_TOKEN: the bearer token of GET /metrics; unset, the route answers 404 (DESIGN.md, "Operator actions"). */
   adminToken: string | undefined;
+  /** Registries of metrics other folders keep (the scheduled backups', issue #33), answered with these. */
+  registries?: readonly Registry[];
 }
 
 /** What the rest of the app feeds the metrics with. */
@@ -52,7 +54,7 @@ export interface AppMetrics {
  * - `donation_site_card_testing_refusals_total{limit}`: payment attempts refused by each card-testing limit (`ip`,
  *   `ipCeiling`, `email`, `card`, `velocity`) in this process since it started.
  */
-export async function registerMetrics(app: FastifyInstance, { db, gateway, clock, adminToken }: MetricsOptions): Promise<AppMetrics> {
+export async function registerMetrics(app: FastifyInstance, { db, gateway, clock, adminToken, registries = [] }: MetricsOptions): Promise<AppMetrics> {
   const registry = new Registry();
   const gatewayLatency = new Histogram<GatewayCallLabel>({
     name: 'donation_site_gateway_request_duration_seconds',
@@ -69,7 +71,7 @@ export async function registerMetrics(app: FastifyInstance, { db, gateway, clock
   });
   for (const limit of REFUSING_LIMITS) refusals.inc({ limit }, 0);
   registerDatabaseGauges(registry, { db, clock, gatewayName: gateway.name });
-  const scraped = Registry.merge([registry, processMetricsRegistry()]);
+  const scraped = Registry.merge([registry, ...registries, processMetricsRegistry()]);
 
   app.get(METRICS_PATH, { onRequest: requireAdminToken(adminToken) }, async (_request, reply) => {
     const text = await scraped.metrics();

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SITE_CONFIG } from '../../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS } from './card-testing-settings';
 import {
+  DEFAULT_BACKUP_HOUR,
+  DEFAULT_BACKUP_KEEP,
   DEFAULT_DIGEST_HOUR,
   DEFAULT_ORG_LEGAL_NAME,
   DEVELOPMENT_COOKIE_SECRET,
@@ -328,6 +330,36 @@ describe('loadConfig: the staff digest (issue #14)', () => {
     expect(() => loadConfig({ STAFF_EMAILS: 'ops@reef.example.org', TZ: 'Mars/Olympus_Mons' })).toThrow(
       'Invalid configuration: TZ must be an IANA time zone name, like America/Belize or UTC, when STAFF_EMAILS is set (not "Mars/Olympus_Mons")',
     );
+  });
+});
+
+describe('loadConfig: scheduled backups (issue #33)', () => {
+  it('are off without BACKUP_DIR, whatever BACKUP_HOUR, BACKUP_KEEP and TZ say', () => {
+    expect(loadConfig({ BACKUP_HOUR: '3', BACKUP_KEEP: '30', TZ: 'Mars/Olympus_Mons' }).backup).toBeUndefined();
+  });
+
+  it('read BACKUP_DIR (absolute), BACKUP_HOUR, BACKUP_KEEP and TZ, with 02:00 UTC and 7 kept by default', () => {
+    expect(loadConfig({ BACKUP_DIR: 'backups', BACKUP_HOUR: '0', BACKUP_KEEP: '30', TZ: 'america/belize' }).backup).toEqual({
+      dir: path.resolve('backups'),
+      hour: 0,
+      keep: 30,
+      timeZone: 'America/Belize',
+    });
+    expect(loadConfig({ BACKUP_DIR: '/mnt/backups' }).backup).toEqual({ dir: '/mnt/backups', hour: DEFAULT_BACKUP_HOUR, keep: DEFAULT_BACKUP_KEEP, timeZone: 'UTC' });
+    expect([DEFAULT_BACKUP_HOUR, DEFAULT_BACKUP_KEEP]).toEqual([2, 7]);
+  });
+
+  it.each([
+    ['BACKUP_HOUR', '24', 'must be a whole hour from 0 to 23'],
+    ['BACKUP_KEEP', '0', 'must be a whole number from 1 to 366'],
+    ['BACKUP_KEEP', '367', 'must be a whole number from 1 to 366'],
+    ['BACKUP_KEEP', 'all', 'must be a whole number from 1 to 366'],
+  ])('refuses %s=%j, naming the variable', (name, value, message) => {
+    expect(() => loadConfig({ BACKUP_DIR: '/mnt/backups', [name]: value })).toThrow(`${name} ${message}`);
+  });
+
+  it('refuses a TZ that names no zone when BACKUP_DIR is set', () => {
+    expect(() => loadConfig({ BACKUP_DIR: '/mnt/backups', TZ: 'Mars/Olympus_Mons' })).toThrow('TZ must be an IANA time zone name, like America/Belize or UTC, when BACKUP_DIR is set');
   });
 });
 

@@ -128,6 +128,12 @@ export const DEFAULT_ORG_LEGAL_NAME = 'Belize Barrier Reef Donations';
 export const DEFAULT_DIGEST_HOUR = 7;
 /** TZ default: the staff's days are UTC days unless TZ names a zone (issue #14; decision 0062). */
 export const DEFAULT_DIGEST_TIME_ZONE = 'UTC';
+/** BACKUP_HOUR default: the day's scheduled backup is made from 02:00 in TZ, a quiet hour for most sites (issue #33). */
+export const DEFAULT_BACKUP_HOUR = 2;
+/** BACKUP_KEEP default: a week of daily backups (issue #33). */
+export const DEFAULT_BACKUP_KEEP = 7;
+/** Most backups BACKUP_KEEP may keep: a year of daily ones. */
+const MAX_BACKUP_KEEP = 366;
 /** Most addresses STAFF_EMAILS may list: a digest goes to staff, not to a mailing list. */
 const MAX_STAFF_EMAILS = 20;
 
@@ -156,6 +162,13 @@ const digestHourVar = z
   .regex(/^\d{1,2}$/, 'must be a whole hour from 0 to 23')
   .transform(Number)
   .pipe(z.number().int().max(23, 'must be a whole hour from 0 to 23'));
+
+/** BACKUP_KEEP: how many scheduled backups to keep, a whole number from 1 to {@link MAX_BACKUP_KEEP}. */
+const backupKeepVar = z
+  .string()
+  .regex(/^\d{1,3}$/, `must be a whole number from 1 to ${MAX_BACKUP_KEEP}`)
+  .transform(Number)
+  .pipe(z.number().int().min(1, `must be a whole number from 1 to ${MAX_BACKUP_KEEP}`).max(MAX_BACKUP_KEEP, `must be a whole number from 1 to ${MAX_BACKUP_KEEP}`));
 
 const EnvSchema = z.object({
   NODE_ENV: optionalVar(z.string()),
@@ -223,6 +236,10 @@ const EnvSchema = z.object({
   STAFF_EMAILS: optionalVar(staffEmailsVar),
   DIGEST_HOUR: optionalVar(digestHourVar),
   TZ: optionalVar(z.string()),
+  // Scheduled backups of the embedded database (issue #33). NOTE: TZ is checked only when BACKUP_DIR is set too.
+  BACKUP_DIR: optionalVar(z.string()),
+  BACKUP_HOUR: optionalVar(digestHourVar),
+  BACKUP_KEEP: optionalVar(backupKeepVar),
   // Campaign links and fee coverage (issue #23).
   CAMPAIGNS: optionalVar(CAMPAIGN_FEE_VARS.CAMPAIGNS),
   FEE_COVERAGE: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE),
@@ -310,6 +327,20 @@ export interface ServerConfig {
   staffTimeZone: string;
   /** The known campaigns (CAMPAIGNS; issue #23, decision 0078): lower-case slugs a donation may be recorded with; none by default. */
   campaigns: readonly string[];
+  /** Scheduled backups of the embedded database (BACKUP_DIR, BACKUP_HOUR, BACKUP_KEEP, TZ; issue #33); undefined when BACKUP_DIR is unset. */
+  backup: BackupSettings | undefined;
+}
+
+/** Where and when the scheduled backups of the embedded database are made (issue #33, part 2; decision 0100). */
+export interface BackupSettings {
+  /** BACKUP_DIR as an absolute path: the folder of the daily backup files (another disk, or synchronised off the machine). */
+  dir: string;
+  /** BACKUP_HOUR (0 to 23, default {@link DEFAULT_BACKUP_HOUR}): from this hour in `timeZone`, the day's backup is made. */
+  hour: number;
+  /** BACKUP_KEEP (1 to 366, default {@link DEFAULT_BACKUP_KEEP}): the newest this many backups are kept, older ones deleted. */
+  keep: number;
+  /** TZ, an IANA name as Intl spells it (default UTC): the zone of the backups' days and hour. */
+  timeZone: string;
 }
 
 /** Whom the staff's daily digest goes to, and when (issue #14; decision 0062). */
@@ -458,7 +489,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     digest: digestSettings(vars),
     staffTimeZone: canonicalTimeZone(vars.TZ ?? DEFAULT_DIGEST_TIME_ZONE) ?? DEFAULT_DIGEST_TIME_ZONE,
     campaigns: vars.CAMPAIGNS ?? [],
+    backup: backupSettings(vars),
   };
+}
+
+/**
+ * The scheduled backups' settings, or undefined without BACKUP_DIR. Throws (Invalid configuration) when BACKUP_DIR is
+ * set and TZ names no zone Intl knows (as for the digest, TZ is checked only when it is used).
+ */
+function backupSettings(vars: z.infer<typeof EnvSchema>): BackupSettings | undefined {
+  if (vars.BACKUP_DIR === undefined) return undefined;
+  const timeZone = canonicalTimeZone(vars.TZ ?? DEFAULT_DIGEST_TIME_ZONE);
+  if (timeZone === undefined) {
+    throw new Error(`Invalid configuration: TZ must be an IANA time zone name, like America/Belize or UTC, when BACKUP_DIR is set (not ${JSON.stringify(vars.TZ)})`);
+  }
+  return { dir: path.resolve(vars.BACKUP_DIR), hour: vars.BACKUP_HOUR ?? DEFAULT_BACKUP_HOUR, keep: vars.BACKUP_KEEP ?? DEFAULT_BACKUP_KEEP, timeZone };
 }
 
 /**
