@@ -72,6 +72,8 @@ export interface ServerLaunch {
   args: readonly string[];
   /** True: in a process group of its own (the child's pid is the group's id), killed as a group. */
   detached?: boolean;
+  /** The folder it runs in; by default this repository (`npm run bench:start` also starts another checkout). */
+  cwd?: string;
 }
 
 /**
@@ -94,7 +96,7 @@ function defaultLaunch(): ServerLaunch {
  */
 export function spawnServerProcess(env: Record<string, string>, launch: ServerLaunch = defaultLaunch()): StartingServerProcess {
   const child = spawn(launch.command, launch.args, {
-    cwd: REPO_ROOT,
+    cwd: launch.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: launch.detached ?? false,
