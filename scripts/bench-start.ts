@@ -11,7 +11,7 @@ import { createMinimalWebRoot, csrfHeaders, NPM_START, startServerProcess, type 
 import { validSubmission } from '../src/server/testing/test-app';
 
 /**
- * `npm run bench:start [-- --repo <checkout> --runs 5]` (issue #33, "Benchmark"): how long `npm start` takes from
+ * `npm run bench:start [-- --repo <checkout> --runs 5 --donations 5000]` (issue #33, "Benchmark"): how long `npm start` takes from
  * its spawn to the first 200 on /readyz, and the server process's memory (RSS) after the start and after 5,000
  * donations, for the checkout at `--repo` (by default this one; `--repo` a copy of another commit, with its
  * node_modules and built dist/, measures that commit's start the same way).
@@ -22,18 +22,23 @@ import { validSubmission } from '../src/server/testing/test-app';
  * - The server process is the deepest process under npm (npm, then a shell or tsx's wrapper when there are any);
  *   its RSS and that of the whole tree are read from /proc (Linux) once /readyz answers 200, and again after 5,000
  *   donations (POST /api/process-donation, 10 at a time, the test cards that succeed in turn) on the last start.
- * Prints the median, the fastest and the slowest start, the RSS figures, and the machine and its load.
+ * - The CPU time (user + system) of npm start's processes until that 200, exited ones included (the check of the
+ *   build, a compiler), from /proc: a figure the machine's other load disturbs far less than the time.
+ * Prints the median, the fastest and the slowest start, the CPU and RSS figures, and the machine and its load.
  */
 
-const DONATIONS = 5_000;
 const CONCURRENT_DONATIONS = 10;
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A start may build first (the uncounted one) and takes seconds more on a busy 2-core machine. */
 const START_TIMEOUT_MS = 300_000;
 
-const { values } = parseArgs({ options: { repo: { type: 'string' }, runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { repo: { type: 'string' }, runs: { type: 'string', default: '5' }, donations: { type: 'string', default: '5000' } },
+});
 const repo = values.repo ? path.resolve(values.repo) : undefined;
 const runs = Number(values.runs);
+/** Donations sent on the last start before its RSS is read again (`--donations 0`: none, the starts only). */
+const DONATIONS = Number(values.donations);
 
 /** Every process of this machine and its parent, from /proc. */
 async function parentsByPid(): Promise<Map<number, number>> {
@@ -46,6 +51,20 @@ async function parentsByPid(): Promise<Map<number, number>> {
     if (stat) parents.set(Number(name), parent);
   }
   return parents;
+}
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux's common architectures). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * The CPU time (user + system, in ms) a process spent and that of its children it has waited for (`npm start`'s check
+ * of the build, tsx's compile of it), 0 when it is gone: /proc/<pid>/stat's utime, stime, cutime and cstime.
+ */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  // NOTE: after the command name, field 3 (state) is at index 0, so utime (14) to cstime (17) are at 11 to 14.
+  const ticks = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number);
+  return (ticks.reduce((sum, tick) => sum + tick, 0) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
 /** The RSS of a process in MB (VmRSS of /proc/<pid>/status), 0 when it is gone. */
@@ -75,6 +94,8 @@ async function processTree(npmPid: number): Promise<{ pids: number[]; serverPid:
 /** What one start measured. */
 interface StartFigures {
   readyMs: number;
+  /** CPU time of every process from npm down, exited ones included, until /readyz answered 200. */
+  cpuMs: number;
   serverRssMb: number;
   treeRssMb: number;
   processes: number;
@@ -92,9 +113,10 @@ async function timedStart(env: Record<string, string>): Promise<{ server: Server
   const readyMs = performance.now() - startedAt;
   const tree = await processTree(server.child.pid ?? 0);
   const rss = await Promise.all(tree.pids.map(rssMb));
+  const cpu = await Promise.all(tree.pids.map(cpuMs));
   return {
     server,
-    figures: { readyMs, serverRssMb: await rssMb(tree.serverPid), treeRssMb: rss.reduce((sum, mb) => sum + mb, 0), processes: tree.pids.length },
+    figures: { readyMs, cpuMs: cpu.reduce((sum, ms) => sum + ms, 0), serverRssMb: await rssMb(tree.serverPid), treeRssMb: rss.reduce((sum, mb) => sum + mb, 0), processes: tree.pids.length },
   };
 }
 
@@ -139,14 +161,14 @@ async function main(): Promise<void> {
     for (let run = 1; run <= runs; run += 1) {
       const { server, figures } = await timedStart(env);
       starts.push(figures);
-      console.error(`Start ${run}: ${figures.readyMs.toFixed(0)} ms to /readyz 200, server RSS ${figures.serverRssMb.toFixed(0)} MB`);
-      if (run === runs) {
+      console.error(`Start ${run}: ${figures.readyMs.toFixed(0)} ms to /readyz 200 (${figures.cpuMs.toFixed(0)} ms of CPU), server RSS ${figures.serverRssMb.toFixed(0)} MB`);
+      if (run === runs && DONATIONS > 0) {
         console.error(`Sending ${DONATIONS} donations...`);
         const succeeded = await donate(server);
         if (succeeded !== DONATIONS) throw new Error(`${DONATIONS - succeeded} donations were not answered 200`);
         const tree = await processTree(server.child.pid ?? 0);
         const rss = await Promise.all(tree.pids.map(rssMb));
-        afterDonations = { readyMs: Number.NaN, serverRssMb: await rssMb(tree.serverPid), treeRssMb: rss.reduce((sum, mb) => sum + mb, 0), processes: tree.pids.length };
+        afterDonations = { readyMs: Number.NaN, cpuMs: Number.NaN, serverRssMb: await rssMb(tree.serverPid), treeRssMb: rss.reduce((sum, mb) => sum + mb, 0), processes: tree.pids.length };
       }
       await stop(server);
     }
@@ -157,12 +179,14 @@ async function main(): Promise<void> {
     console.log(`Load average (1, 5, 15 min) at the start: ${loadAverage(loadAtStart)}; at the end: ${loadAverage(os.loadavg())}`);
     const ready = starts.map((figures) => figures.readyMs);
     console.log(`npm start to the first 200 on /readyz, ${runs} starts: median ${median(ready).toFixed(0)} ms (fastest ${Math.min(...ready).toFixed(0)}, slowest ${Math.max(...ready).toFixed(0)})`);
+    const cpu = starts.map((figures) => figures.cpuMs);
+    console.log(`CPU time of npm start's processes until then: median ${median(cpu).toFixed(0)} ms (least ${Math.min(...cpu).toFixed(0)}, most ${Math.max(...cpu).toFixed(0)})`);
     console.log(`Processes from npm down: ${starts[0]?.processes}`);
     console.log(
       `RSS after the start, median: server ${median(starts.map((f) => f.serverRssMb)).toFixed(0)} MB, ` +
         `all of npm start's processes ${median(starts.map((f) => f.treeRssMb)).toFixed(0)} MB`,
     );
-    console.log(`RSS after ${DONATIONS} donations: server ${afterDonations?.serverRssMb.toFixed(0)} MB, all of npm start's processes ${afterDonations?.treeRssMb.toFixed(0)} MB`);
+    if (afterDonations) console.log(`RSS after ${DONATIONS} donations: server ${afterDonations?.serverRssMb.toFixed(0)} MB, all of npm start's processes ${afterDonations?.treeRssMb.toFixed(0)} MB`);
   } finally {
     await stopEmbeddedPostgres(dataDir);
     await web.remove();
