@@ -47,6 +47,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // The plain JavaScript that runs before a start without compiling anything (scripts/build.mjs, issue #33).
+  { files: ['**/*.mjs'], languageOptions: { globals: globals.node } },
   forbidImports('src/shared/**', ['server', 'web'], 'shared runs in browser and server: it imports neither.'),
   forbidImports('src/web/**', ['server'], 'web never imports server code; share it through src/shared.'),
   forbidImports('src/server/**', ['web'], 'server never imports web code; share it through src/shared.'),

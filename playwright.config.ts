@@ -44,13 +44,14 @@ export default defineConfig({
   ],
   webServer: {
     // NOTE: a fresh data dir and log per run; the no-card-data test reads both.
-    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && node --import tsx scripts/build-if-needed.ts && exec node --import tsx src/server/main.ts > ${E2E_LOG_FILE} 2>&1`,
+    // What `npm start` runs (issue #33): the build brought up to date when stale, then node on the built server.
+    command: `rm -rf ${E2E_WORK_DIR} && mkdir -p ${E2E_WORK_DIR} && node scripts/build.mjs --if-stale && exec node --enable-source-maps dist/server/main.mjs > ${E2E_LOG_FILE} 2>&1`,
     url: `${E2E_BASE_URL}/api/donations/stats`,
     reuseExistingServer: false,
     timeout: 120_000,
     // NOTE: SIGTERM, so the server drains and stops its embedded PostgreSQL (which `pg_ctl` runs in a session of its
-    // own: a SIGKILL of the server would leave it running after the tests). The server is ONE process (node, not npx
-    // and tsx wrappers that would exit first and have the process group killed while the server still drains).
+    // own: a SIGKILL of the server would leave it running after the tests). The server is ONE process (node, not npm
+    // or a wrapper that would exit first and have the process group killed while the server still drains).
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     // NOTE: RATE_LIMITS=off: the specs donate many times from one IP and card (card-testing limits are API-tested, issue #4).
     // PUBLIC_URL: the staff stories' origin, the passkeys' relying party (issue #21; the default, spelled out).

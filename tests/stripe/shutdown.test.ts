@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema, ProcessDonationSuccessSchema } from '../../src/shared/api';
@@ -7,6 +8,7 @@ import { openDatabase } from '../../src/server/db/client';
 import { CLUSTER_DIR_NAME, runningServerOf } from '../../src/server/db/embedded-postgres';
 import { donations } from '../../src/server/db/schema';
 import { HEALTH_PATHS } from '../../src/server/health/health-routes';
+import { SAME_SIGNAL_WINDOW_MS } from '../../src/server/platform/close-on-signals';
 import { csrfHeaders, type ServerProcess } from '../../src/server/testing/server-process';
 import { useServerWorkspace } from '../../src/server/testing/server-workspace';
 import { cardlessDetails, validSubmission } from '../../src/server/testing/test-app';
@@ -131,6 +133,29 @@ describe('SIGTERM while a request cannot finish within SHUTDOWN_TIMEOUT_MS', () 
       const timeout = server.lines.find(shutdownEvent('shutdown.timeout'));
       expect(timeout, server.lines.slice(-5).join('\n')).toBeDefined();
       expect(JSON.parse(timeout ?? '{}')).toMatchObject({ level: 50, timeoutMs: 1000 });
+      expect(server.lines.some(shutdownEvent('shutdown.finished'))).toBe(false);
+    } finally {
+      donation.held.release();
+    }
+  });
+});
+
+describe('a second SIGTERM a second or more after the first, while a request is in flight', () => {
+  it('exits 1 at once with a logged error (issue #33: only a signal within SAME_SIGNAL_WINDOW_MS is the same one)', { timeout: PROCESS_TEST_TIMEOUT_MS }, async () => {
+    const server = await start();
+    const donation = await donationInFlight(server);
+    try {
+      const cut = expect(donation.answer, 'the request is cut by the exit').rejects.toThrow();
+      server.child.kill('SIGTERM');
+      await server.waitForLine(shutdownEvent('shutdown.started'), 10_000);
+      // NOTE: the operator's pause between the two signals is what is tested, not a wait for a condition.
+      await delay(2 * SAME_SIGNAL_WINDOW_MS);
+      expect(server.child.exitCode, 'the server still waits for the donation in flight').toBeNull();
+      expect(await server.stop()).toBe(1);
+      await cut;
+      const repeated = server.lines.find(shutdownEvent('shutdown.repeated'));
+      expect(repeated, server.lines.slice(-5).join('\n')).toBeDefined();
+      expect(JSON.parse(repeated ?? '{}')).toMatchObject({ level: 50, signal: 'SIGTERM' });
       expect(server.lines.some(shutdownEvent('shutdown.finished'))).toBe(false);
     } finally {
       donation.held.release();

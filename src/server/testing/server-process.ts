@@ -11,8 +11,10 @@ import { TEST_INDEX_HTML } from './test-app';
 /**
  * The production server (src/server/main.ts) as a child process on a free port, for tests that need a real
  * process (the SIGKILL test of issue #3) and for `npm run bench`. It runs as ONE process, so that a SIGKILL reaches
- * the server itself and not a wrapper: `node <bundle>` in a test run whose global setup built main.ts into one module
- * (server-bundle-setup.ts, issue #19), otherwise `node --import tsx main.ts`, the way `npm start` runs it.
+ * the server itself and not a wrapper: `node --enable-source-maps <bundle>` in a test run whose global setup built
+ * main.ts into one module (server-bundle-setup.ts, issue #19) with the code `npm run build` uses, the way `npm start`
+ * runs dist/server/main.mjs (issue #33), otherwise `node --import tsx main.ts`. Or, for the tests of `npm start`
+ * itself, `npm start` in a process group of its own ({@link NPM_START}).
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -64,18 +66,40 @@ function onEachLine(stream: Readable | null, onLine: (line: string) => void): vo
 /** A server process that may not be listening yet: what {@link spawnServerProcess} returns. */
 export type StartingServerProcess = Omit<ServerProcess, 'baseUrl' | 'stop'>;
 
+/** How a server process is started: a program and its arguments, run from the repository. */
+export interface ServerLaunch {
+  command: string;
+  args: readonly string[];
+  /** True: in a process group of its own (the child's pid is the group's id), killed as a group. */
+  detached?: boolean;
+  /** The folder it runs in; by default this repository (`npm run bench:start` also starts another checkout). */
+  cwd?: string;
+}
+
+/**
+ * `npm start` as an operator runs it, in a process group of its own, as a terminal or a supervisor starts it: npm,
+ * then `node --enable-source-maps dist/server/main.mjs` (built first when stale, scripts/build.mjs; issue #33).
+ */
+export const NPM_START: ServerLaunch = { command: 'npm', args: ['start'], detached: true };
+
+/** The run's server bundle when its global setup built one, otherwise main.ts under tsx (outside a test run). */
+function defaultLaunch(): ServerLaunch {
+  const bundle = process.env[SERVER_BUNDLE_ENV];
+  // NOTE: the bundle's inline source map puts our .ts files and lines in the stack traces a failing server prints.
+  return { command: process.execPath, args: bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', MAIN_MODULE] };
+}
+
 /**
  * Spawns main.ts with `env` (plus PATH and HOME; nothing else of this process's environment, so a developer's
  * DATABASE_URL never leaks in) and HOST=127.0.0.1, PORT=0, without waiting for it to listen: for a test that kills
- * a server during its start-up (issue #25).
+ * a server during its start-up (issue #25). `launch` says how ({@link NPM_START}); by default as one node process.
  */
-export function spawnServerProcess(env: Record<string, string>): StartingServerProcess {
-  const bundle = process.env[SERVER_BUNDLE_ENV];
-  // NOTE: the bundle's inline source map puts our .ts files and lines in the stack traces a failing server prints.
-  const child = spawn(process.execPath, bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', MAIN_MODULE], {
-    cwd: REPO_ROOT,
+export function spawnServerProcess(env: Record<string, string>, launch: ServerLaunch = defaultLaunch()): StartingServerProcess {
+  const child = spawn(launch.command, launch.args, {
+    cwd: launch.cwd ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: launch.detached ?? false,
   });
   const lines: string[] = [];
   const stderrLines: string[] = [];
@@ -104,18 +128,24 @@ export function spawnServerProcess(env: Record<string, string>): StartingServerP
     });
 
   const kill = async () => {
-    child.kill('SIGKILL');
+    if (launch.detached && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // NOTE: ESRCH: every process of the group is gone already.
+      }
+    } else child.kill('SIGKILL');
     await exited(child);
   };
   return { child, lines, stderrLines, waitForLine, kill };
 }
 
 /**
- * Starts main.ts as {@link spawnServerProcess} does and resolves once it prints its URL; rejects (and kills it) when
- * it exits first (with its stderr in the message) or takes longer than `startTimeoutMs`.
+ * Starts main.ts as {@link spawnServerProcess} does (`launch` too) and resolves once it prints its URL; rejects (and
+ * kills it) when it exits first (with its stderr in the message) or takes longer than `startTimeoutMs`.
  */
-export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000): Promise<ServerProcess> {
-  const starting = spawnServerProcess(env);
+export async function startServerProcess(env: Record<string, string>, startTimeoutMs = 60_000, launch?: ServerLaunch): Promise<ServerProcess> {
+  const starting = spawnServerProcess(env, launch);
   let port: string | undefined;
   try {
     port = READY_LINE.exec(await starting.waitForLine((line) => READY_LINE.test(line), startTimeoutMs))?.[1];
