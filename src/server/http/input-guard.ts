@@ -43,10 +43,11 @@ const issueAt = (path: readonly string[], message: string): InputGuardIssue => (
 });
 
 /**
- * True when `text` holds an unsupported character. NOTE: read as multi-line text (tab and line feed allowed, CRLF and
- * CR as LF, as field-rules' textField reads a message): whether a field takes several lines is its schema's call.
+ * True when `text` holds an unsupported character. NOTE: read as field-rules' textField reads a message: trimmed (the
+ * white space around it, a vertical tab or form feed too, is dropped, not refused), CRLF and CR as LF, tab and line
+ * feed allowed: whether a field takes several lines is its schema's call.
  */
-const refusedText = (text: string) => hasUnsupportedCharacters(text.replace(/\r\n?/g, '\n'), 'multi');
+const refusedText = (text: string) => hasUnsupportedCharacters(text.trim().replace(/\r\n?/g, '\n'), 'multi');
 
 /**
  * The issues of `data`, the `httpPart` of a request (`body`, `querystring`, `params`; none for another part): one per

@@ -135,7 +135,7 @@ export function DonorPage() {
               {donor.statements.map((statement) => (
                 <TableRow key={statement.id}>
                   <TableCell>{statement.year}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{statement.recipient}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}><bdi>{statement.recipient}</bdi></TableCell>
                   <TableCell>{MAIL_STATE_LABELS[statement.state]}</TableCell>
                   <TableCell>{formatInstant(statement.sentAt)}</TableCell>
                 </TableRow>
