@@ -6,6 +6,7 @@ import { API_PATHS, ApiErrorSchema, CSRF_HEADER_NAME, IDEMPOTENCY_KEY_HEADER } f
 import { donations, mailOutbox, recurringPlans, staffCredentials } from '../db/schema';
 import type { PaymentGateway } from '../payments/gateway';
 import { createTestGateway } from '../payments/test-gateway';
+import { createLogger } from '../platform/logger';
 import { createManageLinkSigner } from '../recurring/manage-link';
 import { signInStaffForTest, type StaffTestSession } from '../staff/testing/staff-session';
 import { insertMember } from '../staff/member-store';
@@ -22,7 +23,7 @@ import { OPENAPI_DOCUMENT_PATH } from './openapi';
  * credentials), staff routes as a signed-in admin (session and CSRF token), operator routes with the bearer token.
  * Every answer is a refusal (400, or 401/403/404/409/413/414/415 where one comes first) in the API's error shape,
  * never a 5xx; no row is written in any table (but the operator audit log, which records every operator request by
- * design, decision 0059) and the gateway is never called. Runs are bounded per route (fast-check `numRuns`), with
+ * design, decision 0059), the gateway is never called and nothing is logged at error level. Runs are bounded per route (fast-check `numRuns`), with
  * every fixed hostile value tried as an example.
  */
 
@@ -155,13 +156,16 @@ let document: OpenApiDocument;
 let admin: StaffTestSession;
 let visitor: CsrfCredentials;
 let gatewayCalls: () => number;
+const errorLines: string[] = [];
 /** Rows that exist, by the path segment before a route's parameter (`donations` for `/api/staff/donations/:id`). */
 const existing = new Map<string, string>();
 
 beforeAll(async () => {
   const counted = everyCallCounted(createTestGateway());
   gatewayCalls = counted.calls;
-  t = await createTestApp({ env: { ADMIN_TOKEN }, gateway: counted.gateway });
+  // Lines logged at error level or above (pino's 50): a refused request is no server error (issue #40).
+  const logger = createLogger({ logLevel: 'info' }, { write: (line: string) => void (JSON.parse(line).level >= 50 && errorLines.push(line)) });
+  t = await createTestApp({ env: { ADMIN_TOKEN }, gateway: counted.gateway, logger });
   document = (await t.app.inject({ method: 'GET', url: OPENAPI_DOCUMENT_PATH })).json<OpenApiDocument>();
   visitor = await t.csrf();
   admin = await signInStaffForTest(t.app, t.db, { role: 'admin' });
@@ -388,6 +392,7 @@ describe('hostile input on every route of the OpenAPI document (issues #32 and #
         { numRuns: always.length + RANDOM_RUNS_PER_ROUTE, examples: always.map((example): [HostileValue] => [example]) },
       );
       expect(await rowCounts(), `${route.method} ${route.url} wrote rows`).toEqual(before);
+      expect(errorLines, `${route.method} ${route.url} logged at error level`).toEqual([]);
     }
   }, 120_000);
 
@@ -428,5 +433,6 @@ describe('hostile input on every route of the OpenAPI document (issues #32 and #
       expect(response.statusCode, url).toBe(404);
       expect(response.json()).toEqual({ success: false, error: 'Not found.', code: 'not_found' });
     }
+    expect(errorLines, 'an over-long path parameter is no server error').toEqual([]);
   });
 });
