@@ -83,18 +83,21 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    // NOTE: a URL that cannot be decoded (`%E0%A4%A`, FST_ERR_BAD_URL) names nothing here: it is answered as an unknown
-    // path, in the API's own shape, instead of Fastify's default body; the other error Fastify raises before routing (a
-    // route constraint that failed, FST_ERR_ASYNC_CONSTRAINT) is ours, a 500. No hook runs for these answers, so they
-    // carry the two headers that matter for a JSON error.
+    // NOTE: a URL that cannot be decoded (`%E0%A4%A`, FST_ERR_BAD_URL) and a path parameter over the router's
+    // maxParamLength (100 characters, FST_ERR_MAX_PARAM_LENGTH; issue #40) name nothing here: they are answered as an
+    // unknown path, 404 in the API's own shape, and logged as a refusal, for every route, today's and tomorrow's
+    // (decision 0096). The other error Fastify raises before routing (a route constraint that failed,
+    // FST_ERR_ASYNC_CONSTRAINT) is ours, a 500. No hook runs for these answers, so they carry the two headers that
+    // matter for a JSON error.
     frameworkErrors: (error, request, reply: FastifyReply) => {
-      const badUrl = error.code === 'FST_ERR_BAD_URL';
-      if (!badUrl) request.log.error({ err: error }, 'Request failed before routing');
+      const namesNothing = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      if (namesNothing) request.log.info({ code: error.code, statusCode: 404 }, 'Request refused before routing');
+      else request.log.error({ err: error }, 'Request failed before routing');
       void reply
-        .code(badUrl ? 404 : 500)
+        .code(namesNothing ? 404 : 500)
         .header('cache-control', 'no-store')
         .header('x-content-type-options', 'nosniff')
-        .send(apiError(badUrl ? NOT_FOUND_MESSAGE : INTERNAL_ERROR_MESSAGE));
+        .send(apiError(namesNothing ? NOT_FOUND_MESSAGE : INTERNAL_ERROR_MESSAGE));
     },
   });
 

@@ -203,6 +203,26 @@ describe('text fields refuse characters no donor types (issue #10, part 2)', () 
     }
   });
 
+  it('the bidirectional embedding, override and isolate controls (issue #32, part 4): 400 with the same message, in every text field', () => {
+    const bidi = ['\u202a', '\u202b', '\u202c', '\u202d', '\u202e', '\u2066', '\u2067', '\u2068', '\u2069'];
+    for (const [field, withValue] of Object.entries(TEXT_FIELDS)) {
+      for (const character of bidi) {
+        const result = DonationSubmissionSchema.safeParse(withValue(inside(field, character)));
+        expect(messages(result), `${field} with U+${character.charCodeAt(0).toString(16)}`).toEqual({
+          [field]: UNSUPPORTED_CHARACTERS_MESSAGE,
+        });
+      }
+    }
+    // "Rtl \u202Egnp.exe" would read "Rtl exe.png" to staff.
+    expect(messages(DonationSubmissionSchema.safeParse({ ...payload, donorName: 'Rtl \u202egnp.exe' }))).toEqual({ donorName: UNSUPPORTED_CHARACTERS_MESSAGE });
+  });
+
+  it('a name in Arabic or Hebrew, with the implicit direction marks, is text: accepted as it is', () => {
+    for (const name of ['\u0644\u064a\u0644\u0649 \u062d\u0633\u0646', '\u05e9\u05e8\u05d4 \u05dc\u05d5\u05d9', 'Dana \u200f\u05dc\u05d5\u05d9\u200e']) {
+      expect(DonationSubmissionSchema.parse({ ...payload, donorName: name, message: name }).donorName).toBe(name);
+    }
+  });
+
   it('tab and newline only in the message, where CRLF and CR become LF', () => {
     for (const [field, withValue] of Object.entries(TEXT_FIELDS)) {
       for (const character of ['\t', '\n', '\r']) {

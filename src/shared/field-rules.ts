@@ -11,20 +11,26 @@ type Rule = readonly [test: (value: string) => boolean, message: string];
 export const UNSUPPORTED_CHARACTERS_MESSAGE = 'Please remove unsupported characters';
 
 // NOTE: C0 controls (U+0000-U+001F: NUL, which PostgreSQL refuses in text, and the rest, which no keyboard
-// types), DEL and the C1 controls (U+007F-U+009F), and UTF-16 surrogates not in a pair (which are not
-// Unicode text and cannot be encoded as UTF-8). Multi-line text keeps tab and line feed.
+// types), DEL and the C1 controls (U+007F-U+009F), the bidirectional embedding, override and isolate controls
+// (U+202A-U+202E, U+2066-U+2069: "Rtl \u202Egnp.exe" reads "Rtl exe.png"; issue #32, part 4; Unicode's UAX #9 and
+// Trojan Source, CVE-2021-42574), and UTF-16 surrogates not in a pair (which are not Unicode text and cannot be
+// encoded as UTF-8). Multi-line text keeps tab and line feed. Letters of right-to-left scripts and the implicit
+// marks (U+200E, U+200F) stay allowed: an Arabic or Hebrew name is text, not a control.
 const LONE_SURROGATE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
-const SINGLE_LINE_UNSUPPORTED = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F]|${LONE_SURROGATE}`);
-const MULTI_LINE_UNSUPPORTED = new RegExp(`[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F]|${LONE_SURROGATE}`);
+const BIDI_CONTROLS = '\\u202A-\\u202E\\u2066-\\u2069';
+const SINGLE_LINE_UNSUPPORTED = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F${BIDI_CONTROLS}]|${LONE_SURROGATE}`);
+const MULTI_LINE_UNSUPPORTED = new RegExp(`[\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F${BIDI_CONTROLS}]|${LONE_SURROGATE}`);
 
 /** How a text field treats line breaks: `single` refuses every control character, `multi` keeps tab and newline. */
 type TextLines = 'single' | 'multi';
 
 /**
  * True when `value` holds a character a text field refuses (see {@link UNSUPPORTED_CHARACTERS_MESSAGE}):
- * a C0 or C1 control character or DEL (tab and line feed allowed when `lines` is `multi`), or a lone surrogate.
+ * a C0 or C1 control character or DEL (tab and line feed allowed when `lines` is `multi`), a bidirectional
+ * embedding, override or isolate control, or a lone surrogate. The one definition of the rule: the donor form,
+ * every text schema ({@link textField}) and the server's guard of every input (server/http/input-guard.ts) use it.
  */
-function hasUnsupportedCharacters(value: string, lines: TextLines = 'single'): boolean {
+export function hasUnsupportedCharacters(value: string, lines: TextLines = 'single'): boolean {
   return (lines === 'multi' ? MULTI_LINE_UNSUPPORTED : SINGLE_LINE_UNSUPPORTED).test(value);
 }
 

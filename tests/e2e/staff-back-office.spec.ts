@@ -200,6 +200,8 @@ test.describe('staff back office', () => {
     await expectReflowAt320(finance, 'the donations page');
     await rows.nth(1).getByRole('link', { name: 'Rosita Tzul' }).click();
     await expect(finance.page.getByRole('heading', { level: 1 })).toHaveText('Donation of $25.00 by Rosita Tzul');
+    // The donor's own texts are isolated from the labels around them (issue #32, part 4: <bdi>, decision 0096).
+    await expect(finance.page.locator('dd > bdi').filter({ hasText: /^Rosita Tzul$/ })).toBeVisible();
     const donationPath = new URL(finance.page.url()).pathname;
     const donationId = donationPath.split('/').pop() ?? '';
     await expectNoAxeViolations(finance.page, 'a donation page');

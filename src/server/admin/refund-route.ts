@@ -31,7 +31,7 @@ export const RefundRequestSchema = z.strictObject({
 });
 
 /** Path parameters: the donation's id (any text: one that names no donation answers 404). */
-const RefundParamsSchema = z.object({ id: z.string() });
+const RefundParamsSchema = z.object({ id: z.string().max(100) });
 
 /** Answer of a refund (200): the refund (amount in dollars) and the donation after it (amount and refunded, in dollars). */
 export const RefundAnswerSchema = z.object({

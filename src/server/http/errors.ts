@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { inputGuardIssues, SAFE_KEY } from './input-guard';
 import { type ApiError, type ApiErrorCode, TOO_MANY_ATTEMPTS_MESSAGE } from '../../shared/api';
 import {
   PAUSE_DATE_IN_PAST_MESSAGE,
@@ -122,9 +123,6 @@ interface ValidationIssue {
   params?: Record<string, unknown>;
 }
 
-// NOTE: unknown keys are chosen by the client, so only plain identifiers are echoed back as paths;
-// anything else (say, a card number used as a key) is reported on its parent instead.
-const SAFE_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 /**
  * Turns validation issues into `fieldErrors`: each dotted path (`creditCard.number`, `donorAddress.city`)
@@ -141,7 +139,8 @@ export function toFieldErrors(issues: readonly ValidationIssue[]): Record<string
     const parent = issue.instancePath.split('/').filter(Boolean).join('.');
     if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params?.keys)) {
       for (const key of issue.params.keys) {
-        const safe = typeof key === 'string' && SAFE_KEY.test(key);
+        // NOTE: unknown keys are chosen by the client, so only plain identifiers are echoed back as paths.
+        const safe = typeof key === 'string' && SAFE_KEY.test(key) && !/^\d/.test(key);
         add(safe ? (parent ? `${parent}.${key}` : key) : parent || 'body', UNKNOWN_FIELD_MESSAGE);
       }
       continue;
@@ -155,7 +154,10 @@ export function toFieldErrors(issues: readonly ValidationIssue[]): Record<string
 export const SCHEMA_THREW_KEYWORD = 'schema_threw';
 
 /**
- * fastify-type-provider-zod's validator compiler, made safe: a schema that throws on some input (a bug in a
+ * fastify-type-provider-zod's validator compiler, made safe and guarded. The guard (input-guard.ts, decision 0096)
+ * refuses, in every route's body, query string and path parameters, a string holding a control character, a
+ * bidirectional control or a lone surrogate, and an over-long query or path value, whatever the route's schema says:
+ * one rule for all routes, today's and tomorrow's. A schema that throws on some input (a bug in a
  * refinement, say) gives a validation failure (400) rather than a 500, and the exception's message is
  * logged by {@link handleError}. The exception is never sent to the client.
  */
@@ -163,7 +165,11 @@ export const safeValidatorCompiler: FastifySchemaCompiler<unknown> = (routeSchem
   const validate = validatorCompiler(routeSchema as Parameters<typeof validatorCompiler>[0]);
   return (data: unknown) => {
     try {
-      return validate(data);
+      const guarded = inputGuardIssues(data, routeSchema.httpPart);
+      const result = validate(data);
+      if (guarded.length === 0) return result;
+      // NOTE: the guard's issues first, so a field with a refused character says so (errors keep each field's first).
+      return { error: [...guarded, ...((result as { error?: unknown[] }).error ?? [])] } as unknown as ReturnType<typeof validate>;
     } catch (thrown) {
       const message = thrown instanceof Error ? thrown.message : String(thrown);
       return {

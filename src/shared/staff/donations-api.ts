@@ -3,7 +3,7 @@ import { normalizeCampaignSlug } from '../campaign';
 import { CardBrandSchema } from '../card';
 import { CAUSES } from '../causes';
 import { EXPORT_FORMATS } from '../export-formats';
-import { DonorEmailSchema } from '../field-rules';
+import { atLeast, atMost, DonorEmailSchema, present, textField } from '../field-rules';
 import { TributeDetailSchema } from '../tribute';
 import { FREQUENCIES } from '../frequencies';
 import { MAX_AMOUNT_DOLLARS } from '../money';
@@ -39,6 +39,12 @@ export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 /** Longest search text, in characters. */
 export const MAX_SEARCH_LENGTH = 200;
+
+/**
+ * The search text of the staff lists (donations, plans, donors): at most {@link MAX_SEARCH_LENGTH} characters, one line
+ * of text (field-rules' textField: trimmed, NFC, no control or bidirectional character, no lone surrogate: issue #32).
+ */
+export const StaffSearchSchema = textField([[atMost(MAX_SEARCH_LENGTH), `Search with at most ${MAX_SEARCH_LENGTH} characters`]]);
 
 /** A receipt number as receipts carry it: `2026-000123` (the year, a hyphen, 6 digits or more). */
 export const RECEIPT_NUMBER_PATTERN = /^[0-9]{4}-[0-9]{6,}$/;
@@ -86,7 +92,7 @@ export const StaffDonationFilterShape = {
   mode: z.enum(STAFF_MODES, { error: oneOf(STAFF_MODES) }).optional(),
   amountMin: DollarsAsCentsSchema.optional(),
   amountMax: DollarsAsCentsSchema.optional(),
-  q: z.string().trim().max(MAX_SEARCH_LENGTH, { error: `Search with at most ${MAX_SEARCH_LENGTH} characters` }).optional(),
+  q: StaffSearchSchema.optional(),
   /** The campaign of the donor's link (issue #23): a slug, matched without case. */
   campaign: z
     .string()
@@ -297,16 +303,29 @@ export const REFUND_REASON_MIN_LENGTH = 3;
 export const REFUND_REASON_MAX_LENGTH = 500;
 
 /**
+ * The reason of a staff refund of `what` (`donation`, `last charge`): {@link REFUND_REASON_MIN_LENGTH} to
+ * {@link REFUND_REASON_MAX_LENGTH} characters of text, on several lines if need be (field-rules' textField: trimmed,
+ * NFC, no control character but tab and newline, no bidirectional control, no lone surrogate: issue #32), since it is
+ * kept in the audit log and shown to staff.
+ */
+export function refundReasonSchema(what: 'donation' | 'last charge') {
+  return textField(
+    [
+      [present, `Say why the ${what} is refunded`],
+      [atLeast(REFUND_REASON_MIN_LENGTH), `Say why the ${what} is refunded (at least ${REFUND_REASON_MIN_LENGTH} characters)`],
+      [atMost(REFUND_REASON_MAX_LENGTH), `Keep the reason under ${REFUND_REASON_MAX_LENGTH} characters`],
+    ],
+    'multi',
+  );
+}
+
+/**
  * Body of `POST /api/staff/donations/:id/refunds`: `amountCents` (a whole number of cents from 1; absent = all that
  * is left) and `reason` (3 to 500 characters, kept in the audit entry). The `Idempotency-Key` header is required.
  */
 export const StaffRefundRequestSchema = z.strictObject({
   amountCents: z.number({ error: 'The amount is a whole number of cents' }).int({ error: 'The amount is a whole number of cents' }).min(1, { error: 'The amount is at least 1 cent' }).optional(),
-  reason: z
-    .string({ error: 'Say why the donation is refunded' })
-    .trim()
-    .min(REFUND_REASON_MIN_LENGTH, { error: `Say why the donation is refunded (at least ${REFUND_REASON_MIN_LENGTH} characters)` })
-    .max(REFUND_REASON_MAX_LENGTH, { error: `Keep the reason under ${REFUND_REASON_MAX_LENGTH} characters` }),
+  reason: refundReasonSchema('donation'),
 });
 /** A refund asked for by staff. */
 export type StaffRefundRequest = z.infer<typeof StaffRefundRequestSchema>;

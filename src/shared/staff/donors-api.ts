@@ -4,13 +4,13 @@ import { FREQUENCIES } from '../frequencies';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
-  MAX_SEARCH_LENGTH,
   STAFF_DATE_MESSAGE,
   STAFF_DATE_ORDER_MESSAGE,
   STAFF_DONATION_STATUSES,
   STAFF_MAIL_STATES,
   STAFF_ORDERS,
   StaffPlanSummarySchema,
+  StaffSearchSchema,
 } from './donations-api';
 
 /**
@@ -43,7 +43,7 @@ const PAGE_SIZE_MESSAGE = `The page size is a whole number from 1 to ${MAX_PAGE_
  */
 export const StaffDonorListQuerySchema = z
   .strictObject({
-    q: z.string().trim().max(MAX_SEARCH_LENGTH, { error: `Search with at most ${MAX_SEARCH_LENGTH} characters` }).optional(),
+    q: StaffSearchSchema.optional(),
     plan: z.enum(STAFF_DONOR_PLAN_FILTERS, { error: oneOf(STAFF_DONOR_PLAN_FILTERS) }).optional(),
     from: z.iso.date({ error: STAFF_DATE_MESSAGE }).optional(),
     to: z.iso.date({ error: STAFF_DATE_MESSAGE }).optional(),

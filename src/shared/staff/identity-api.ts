@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_ERROR_CODES } from '../api';
-import { DonorEmailSchema } from '../field-rules';
+import { atMost, DonorEmailSchema, textField } from '../field-rules';
 import { StaffRoleSchema } from './roles';
 
 /**
@@ -199,14 +199,17 @@ export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 /** Largest page of the audit API. */
 export const AUDIT_MAX_PAGE_SIZE = 100;
 
+/** A text filter of the audit log: one line of text (field-rules' textField; issue #32), at most `maxLength` characters. */
+const auditFilterText = (maxLength: number) => textField([[atMost(maxLength), `Use at most ${maxLength} characters`]]);
+
 /**
  * Query of `GET /api/staff/audit` (filters in the page's URL): `actor` (an e-mail address, or `operator`), `action`
  * (exact), `subjectId`, `from`/`to` (UTC dates, inclusive), `page` (from 1), `pageSize` (1-100, default 50).
  */
 export const AuditQuerySchema = z.object({
-  actor: z.string().trim().max(254).optional(),
-  action: z.string().trim().max(200).optional(),
-  subjectId: z.string().trim().max(200).optional(),
+  actor: auditFilterText(254).optional(),
+  action: auditFilterText(200).optional(),
+  subjectId: auditFilterText(200).optional(),
   from: z.iso.date({ error: 'Please enter a date, e.g. 2026-11-01' }).optional(),
   to: z.iso.date({ error: 'Please enter a date, e.g. 2026-11-30' }).optional(),
   page: z.coerce.number().int().min(1).default(1),

@@ -4,10 +4,9 @@ import { CAUSES } from '../causes';
 import { PauseUntilSchema } from '../recurring-api';
 import {
   DollarsAsCentsSchema,
-  MAX_SEARCH_LENGTH,
   oneOf,
-  REFUND_REASON_MAX_LENGTH,
   REFUND_REASON_MIN_LENGTH,
+  refundReasonSchema,
   STAFF_AMOUNT_ORDER_MESSAGE,
   STAFF_DATE_MESSAGE,
   STAFF_DATE_ORDER_MESSAGE,
@@ -16,6 +15,7 @@ import {
   STAFF_ORDERS,
   StaffDonationListQuerySchema,
   StaffRefundAnswerSchema,
+  StaffSearchSchema,
 } from './donations-api';
 
 /**
@@ -48,7 +48,7 @@ export const StaffPlanFilterShape = {
   nextTo: z.iso.date({ error: STAFF_DATE_MESSAGE }).optional(),
   amountMin: DollarsAsCentsSchema.optional(),
   amountMax: DollarsAsCentsSchema.optional(),
-  q: z.string().trim().max(MAX_SEARCH_LENGTH, { error: `Search with at most ${MAX_SEARCH_LENGTH} characters` }).optional(),
+  q: StaffSearchSchema.optional(),
 };
 
 /**
@@ -189,11 +189,7 @@ export const StaffPlanDetailSchema = z.object({
 export type StaffPlanDetail = z.infer<typeof StaffPlanDetailSchema>;
 
 /** The reason of a refund made with a cancel (as a refund's: REFUND_REASON_MIN_LENGTH to _MAX_LENGTH characters). */
-const RefundReasonSchema = z
-  .string({ error: 'Say why the last charge is refunded' })
-  .trim()
-  .min(REFUND_REASON_MIN_LENGTH, { error: `Say why the last charge is refunded (at least ${REFUND_REASON_MIN_LENGTH} characters)` })
-  .max(REFUND_REASON_MAX_LENGTH, { error: `Keep the reason under ${REFUND_REASON_MAX_LENGTH} characters` });
+const RefundReasonSchema = refundReasonSchema('last charge');
 
 /**
  * Body of `POST /api/staff/plans/:id/changes` (issue #22, "Actions"): the donor's own changes (recurring-api.ts

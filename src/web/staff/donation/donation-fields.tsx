@@ -30,19 +30,20 @@ export function FieldList({ items }: { items: [string, ReactNode][] }) {
 /**
  * Every field held of a donation (issue #21), the card as brand and last4 only (never a card number), blank ones as a
  * dash: who gave, how much (with the gift and the fee covered, issue #23) and what is kept after refunds, status,
- * frequency, cause, campaign (issue #23), gateway ids, dates.
+ * frequency, cause, campaign (issue #23), gateway ids, dates. Every donor-supplied text is isolated (`<bdi>`; issue #32,
+ * part 4, decision 0096), so a right-to-left name reads right and cannot reorder what is around it.
  */
 export function DonationFields({ donation }: { donation: StaffDonationDetail['donation'] }) {
   const address = [donation.address.street, donation.address.city, donation.address.state, donation.address.zipCode, donation.address.country].filter(Boolean).join(', ');
   return (
     <FieldList
       items={[
-        ['Donor', donation.donorName || '—'],
-        ['Email', donation.email],
-        ['Phone', donation.phone ?? '—'],
-        ['Address', address || '—'],
+        ['Donor', donation.donorName ? <bdi>{donation.donorName}</bdi> : '—'],
+        ['Email', <bdi>{donation.email}</bdi>],
+        ['Phone', donation.phone ? <bdi>{donation.phone}</bdi> : '—'],
+        ['Address', address ? <bdi>{address}</bdi> : '—'],
         ['Anonymous', donation.isAnonymous ? 'Yes: not named in public' : 'No'],
-        ['Message', donation.message ?? '—'],
+        ['Message', donation.message ? <bdi>{donation.message}</bdi> : '—'],
         ['Dedication', describeDedication(donation.tribute)],
         ['Amount', `${formatCents(donation.amountCents)} ${donation.currency}`],
         ...feeCoveredFields(donation.amountCents, donation.feeCoveredCents),

@@ -45,7 +45,7 @@ export function DonationHistory({ detail }: { detail: StaffDonationDetail }) {
             <TableRow key={email.id}>
               <TableCell>{formatInstant(email.createdAt)}</TableCell>
               <TableCell>{STAFF_MAIL_KIND_LABELS[email.kind as StaffMailKind] ?? email.kind}</TableCell>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>{email.recipient}</TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}><bdi>{email.recipient}</bdi></TableCell>
               <TableCell>{MAIL_STATE_LABELS[email.state]}</TableCell>
               <TableCell>{email.attempts}</TableCell>
               <TableCell>{email.lastError ?? '—'}</TableCell>

@@ -29,9 +29,9 @@ const COLUMNS = [
     header: 'Donor',
     cell: (cell) => (
       <>
-        <StaffLink to={donationPagePath(cell.row.original.id)}>{cell.getValue() || 'Anonymous'}</StaffLink>
+        <StaffLink to={donationPagePath(cell.row.original.id)}>{cell.getValue() ? <bdi>{cell.getValue()}</bdi> : 'Anonymous'}</StaffLink>
         <br />
-        <span style={{ overflowWrap: 'anywhere' }}>{cell.row.original.email}</span>
+        <bdi style={{ overflowWrap: 'anywhere' }}>{cell.row.original.email}</bdi>
       </>
     ),
   }),

@@ -4,7 +4,7 @@ import Link from '@mui/material/Link';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useParams } from 'react-router';
 import { CAUSE_DETAILS } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
@@ -65,8 +65,8 @@ export function DonorPage() {
           )}
           <FieldList
             items={[
-              ['E-mail', donor.emails.join(', ')],
-              ['Names used', donor.names.join(', ')],
+              ['E-mail', donor.emails.map((email, index) => <Fragment key={index}>{index > 0 && ', '}<bdi>{email}</bdi></Fragment>)],
+              ['Names used', donor.names.map((name, index) => <Fragment key={index}>{index > 0 && ', '}<bdi>{name}</bdi></Fragment>)],
               ['Lifetime total (net of refunds)', formatCents(donor.figures.lifetimeCents)],
               [`${donor.year} total (net of refunds)`, formatCents(donor.figures.thisYearCents)],
               ['Gifts', String(donor.figures.giftCount)],
@@ -135,7 +135,7 @@ export function DonorPage() {
               {donor.statements.map((statement) => (
                 <TableRow key={statement.id}>
                   <TableCell>{statement.year}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{statement.recipient}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}><bdi>{statement.recipient}</bdi></TableCell>
                   <TableCell>{MAIL_STATE_LABELS[statement.state]}</TableCell>
                   <TableCell>{formatInstant(statement.sentAt)}</TableCell>
                 </TableRow>

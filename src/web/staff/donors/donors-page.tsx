@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
-import { useMemo } from 'react';
+import { Fragment, useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { STAFF_DONOR_SORTS } from '../../../shared/staff/donors-api';
 import { filledFields, FilterForm } from '../components/filter-form';
@@ -87,10 +87,10 @@ export function DonorsPage() {
             {data.rows.map((row) => (
               <TableRow key={row.donorKey}>
                 <TableCell sx={{ overflowWrap: 'anywhere', minWidth: '12rem' }}>
-                  <StaffLink to={donorPagePath(row.donorKey)}>{row.names[0] || row.email}</StaffLink>
-                  {row.names.length > 1 && <> (also {row.names.slice(1).join(', ')})</>}
+                  <StaffLink to={donorPagePath(row.donorKey)}><bdi>{row.names[0] || row.email}</bdi></StaffLink>
+                  {row.names.length > 1 && <> (also {row.names.slice(1).map((name, index) => <Fragment key={index}>{index > 0 && ', '}<bdi>{name}</bdi></Fragment>)})</>}
                   <br />
-                  {row.email}
+                  <bdi>{row.email}</bdi>
                 </TableCell>
                 <TableCell>{formatInstant(row.firstGiftAt)}</TableCell>
                 <TableCell>{formatInstant(row.lastGiftAt)}</TableCell>

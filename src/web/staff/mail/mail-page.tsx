@@ -106,7 +106,7 @@ export function MailPage() {
                 <TableCell>
                   {row.donationId ? <StaffLink to={donationPagePath(row.donationId)}>{STAFF_MAIL_KIND_LABELS[row.kind]}</StaffLink> : STAFF_MAIL_KIND_LABELS[row.kind]}
                 </TableCell>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{row.recipient}</TableCell>
+                <TableCell sx={{ overflowWrap: 'anywhere' }}><bdi>{row.recipient}</bdi></TableCell>
                 <TableCell>{stateOf(row)}</TableCell>
                 <TableCell>{row.attempts}</TableCell>
                 <TableCell>{row.state === 'sent' || row.state === 'failed' ? '—' : formatInstant(row.nextAttemptAt)}</TableCell>

@@ -48,7 +48,7 @@ function PlanFields({ plan }: { plan: StaffPlanDetail }) {
   return (
     <FieldList
       items={[
-        ['Donor', <>{plan.donor.name || 'Anonymous'}, <StaffLink to={donorPagePath(plan.donor.donorKey)}>{plan.donor.email}</StaffLink></>],
+        ['Donor', <>{plan.donor.name ? <bdi>{plan.donor.name}</bdi> : 'Anonymous'}, <StaffLink to={donorPagePath(plan.donor.donorKey)}><bdi>{plan.donor.email}</bdi></StaffLink></>],
         ['Amount', `${amountOf(plan)} ${plan.currency}`],
         ['Cause', CAUSE_DETAILS[plan.cause].displayName],
         ['Status', `${PLAN_STATUS_LABELS[plan.status]}${plan.pausedUntil ? ` until ${plan.pausedUntil}` : ''}`],

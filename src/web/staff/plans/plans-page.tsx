@@ -59,10 +59,10 @@ export function PlansPage() {
             {list.rows.map((plan) => (
               <TableRow key={plan.id}>
                 <TableCell>
-                  <StaffLink to={planPagePath(plan.id)}>{plan.donorName || 'Anonymous'}</StaffLink>
+                  <StaffLink to={planPagePath(plan.id)}>{plan.donorName ? <bdi>{plan.donorName}</bdi> : 'Anonymous'}</StaffLink>
                   <br />
                   <StaffLink to={donorPagePath(plan.donorKey)} sx={{ overflowWrap: 'anywhere' }}>
-                    {plan.email}
+                    <bdi>{plan.email}</bdi>
                   </StaffLink>
                 </TableCell>
                 <TableCell>
