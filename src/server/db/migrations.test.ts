@@ -64,6 +64,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0018_donor_locale': 'f3a95bab76793b55c427d47c0fdbb2a004d25261f74105ec5c7601ee5f090ac3',
   '0019_outbox_locale': 'f870b11ccfeff12241aacbf289e19a9075a7163ccd97ee355050dc8d58ad89a1',
   '0020_locale_language_tag': '1192bfdfbef6ea68b119300c756c1d340fd0cdec61dfe01f304c3b30ca0f5bbc',
+  '0021_refund_life_cycle': '24a308e76bd5200166a0c429696cf5ead48335f134652ede9db2d7e537b8f63a',
 };
 
 describe('migrations from an empty database', () => {
