@@ -27,11 +27,6 @@ import { RefundRefusedError, type PaymentGateway } from '../payments/gateway';
 export interface RefundDeps {
   db: Database;
   gateway: PaymentGateway;
-  /**
-   * Awaited between the gateway's answer and the settlement (REFUND_SETTLE_PAUSE, tests only: the process test kills
-   * the server there). Undefined in production.
-   */
-  beforeSettle?: () => Promise<void>;
 }
 
 /** A refund asked for: the donation, how much (cents; all that is left when undefined), and the operator's Idempotency-Key. */
@@ -201,7 +196,6 @@ async function refundOnce(deps: RefundDeps, asked: RefundAsked): Promise<RefundO
     if (!(error instanceof RefundRefusedError)) throw error;
     settlement = { status: 'failed', failureCode: error.code, failureMessage: error.message };
   }
-  await deps.beforeSettle?.();
   const settled = await settleRefund(deps.db, pending.id, settlement);
   return outcomeOf(settled.refund, settled.donation, false);
 }
