@@ -3,6 +3,7 @@ import { loadConfig, type ServerConfig } from './platform/config';
 import { openDatabase } from './db/client';
 import { createLogger } from './platform/logger';
 import { createGateway } from './payments/create-gateway';
+import { pausingAfterRefunds } from './payments/refund-settle-pause';
 import { closeOnSignals } from './platform/close-on-signals';
 
 /**
@@ -34,7 +35,8 @@ async function main(): Promise<void> {
       : { database: 'DATABASE_URL' },
     'Database ready',
   );
-  const { gateway, close: closeGateway } = await createGateway(config);
+  const { gateway: madeGateway, close: closeGateway } = await createGateway(config);
+  const gateway = config.refundSettlePause ? pausingAfterRefunds(madeGateway, logger) : madeGateway;
   const app = await buildApp({ config, db: database.db, databaseReadiness: database.readiness, gateway, logger });
   const closeAll = async () => {
     await app.close();

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API_PATHS, CreatePaymentIntentSuccessSchema } from '../../src/shared/api';
 import { adminDonationRefundPath } from '../../src/server/admin/paths';
+import { gatewayRefundKey } from '../../src/server/admin/refund';
 import { RefundAnswerSchema } from '../../src/server/admin/refund-route';
+import { REFUND_NOT_MADE_CODE } from '../../src/server/donations/reconciler';
 import { donationRefunds, donations, mailOutbox, receipts } from '../../src/server/db/schema';
 import { cardlessDetails, validSubmission, type TestApp } from '../../src/server/testing/test-app';
 import type { StripeApiStandIn } from '../stand-ins/stripe-api/index.js';
@@ -73,7 +75,7 @@ describe('a refund in Stripe mode', () => {
     expect(receipt?.voidedAt).toBeInstanceOf(Date);
   });
 
-  it("Stripe's refusal (refunded in the Dashboard already; disputed) is a 409 with Stripe's code, and nothing is recorded", async () => {
+  it("Stripe's refusal (refunded in the Dashboard already; disputed) is a 409 with Stripe's code, recorded as failed refunds that count for nothing", async () => {
     const dashboard = await give(20);
     await stripe.refunds.create({ charge: dashboard.transactionId });
     const refused = await refund(dashboard.id, { amount: 5 });
@@ -86,7 +88,78 @@ describe('a refund in Stripe mode', () => {
     expect(refusedDispute.statusCode).toBe(409);
     expect(refusedDispute.json<{ error: string }>().error).toContain('(charge_disputed)');
 
-    expect(await t.db.select().from(donationRefunds)).toEqual([]);
+    expect((await t.db.select().from(donationRefunds)).map((row) => [row.status, row.failureCode]).sort()).toEqual([
+      ['failed', 'charge_already_refunded'],
+      ['failed', 'charge_disputed'],
+    ]);
     expect((await t.db.select({ refundedCents: donations.refundedCents }).from(donations)).map((row) => row.refundedCents)).toEqual([0, 0]);
+  });
+});
+
+describe('a refund whose settlement fails after Stripe made it (issue #32, part 1; decision 0095)', () => {
+  /** Makes every settlement of a refund fail (a trigger refusing the pending row's update) while `during` runs. */
+  async function settlementsFailing<T>(during: () => Promise<T>): Promise<T> {
+    await t.db.execute(
+      sql.raw(`CREATE FUNCTION refuse_refund_settlement() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'settlement refused for the test'; END $$;
+      CREATE TRIGGER refuse_refund_settlement BEFORE UPDATE ON donation_refunds FOR EACH ROW EXECUTE FUNCTION refuse_refund_settlement();`),
+    );
+    try {
+      return await during();
+    } finally {
+      await t.db.execute(sql.raw('DROP TRIGGER refuse_refund_settlement ON donation_refunds; DROP FUNCTION refuse_refund_settlement();'));
+    }
+  }
+  const rowsOf = (donationId: string) => t.db.select().from(donationRefunds).where(eq(donationRefunds.donationId, donationId));
+
+  it("is pending; the reconciler finds Stripe's refund by its metadata and records it once; its refund.created changes nothing; the retry replays it", async () => {
+    const donation = await give(30);
+    const key = randomUUID();
+    const lost = await settlementsFailing(() => refund(donation.id, { amount: 10 }, key));
+    expect(lost.statusCode).toBe(503);
+    const [made] = stripeRefundsOf(donation.transactionId);
+    expect(made?.metadata).toMatchObject({ refund_key: gatewayRefundKey(donation.id, key, 1000), idempotency_key: key });
+    expect(await rowsOf(donation.id)).toEqual([expect.objectContaining({ status: 'pending', amountCents: 1000 })]);
+
+    expect((await t.reconcile()).refunds).toEqual({ succeeded: 1, failed: 0, unresolved: 0 });
+    expect(await rowsOf(donation.id)).toEqual([expect.objectContaining({ status: 'succeeded', gatewayRefundId: made?.id, idempotencyKey: key })]);
+    await app.deliverEvent('refund.created', donation.paymentIntentId ?? '');
+    await app.deliverEvent('charge.refunded', donation.paymentIntentId ?? '');
+    expect(await rowsOf(donation.id)).toHaveLength(1);
+    expect((await t.db.select().from(donations).where(eq(donations.id, donation.id)))[0]).toMatchObject({ status: 'succeeded', refundedCents: 1000 });
+
+    const retried = await refund(donation.id, { amount: 10 }, key);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ refund: { gatewayRefundId: made?.id, amount: 10 }, donation: { refunded: 10 } });
+    expect(stripeRefundsOf(donation.transactionId)).toHaveLength(1);
+  });
+
+  it('is settled by its refund.created when that comes first; the reconciler then has nothing to do', async () => {
+    const donation = await give(30);
+    const key = randomUUID();
+    expect((await settlementsFailing(() => refund(donation.id, { amount: 12 }, key))).statusCode).toBe(503);
+    await app.deliverEvent('refund.created', donation.paymentIntentId ?? '');
+    const [made] = stripeRefundsOf(donation.transactionId);
+    expect(await rowsOf(donation.id)).toEqual([expect.objectContaining({ status: 'succeeded', gatewayRefundId: made?.id, idempotencyKey: key, amountCents: 1200 })]);
+    expect((await t.reconcile()).refunds).toEqual({ succeeded: 0, failed: 0, unresolved: 0 });
+    expect((await t.db.select().from(donations).where(eq(donations.id, donation.id)))[0]).toMatchObject({ refundedCents: 1200 });
+    expect((await refund(donation.id, { amount: 12 }, key)).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('a refund Stripe never made (its request cut before Stripe) is settled failed by the reconciler, and nothing is counted', async () => {
+    const donation = await give(30);
+    const key = randomUUID();
+    // NOTE: a pending row whose request never reached Stripe, as a crash right after its commit leaves it.
+    await t.db.insert(donationRefunds).values({
+      donationId: donation.id,
+      amountCents: 500,
+      gateway: 'stripe',
+      idempotencyKey: key,
+      gatewayIdempotencyKey: gatewayRefundKey(donation.id, key, 500),
+      status: 'pending',
+    });
+    expect((await t.reconcile()).refunds).toEqual({ succeeded: 0, failed: 1, unresolved: 0 });
+    expect(await rowsOf(donation.id)).toEqual([expect.objectContaining({ status: 'failed', failureCode: REFUND_NOT_MADE_CODE })]);
+    expect((await refund(donation.id, { amount: 5 }, key)).statusCode).toBe(409);
+    expect(stripeRefundsOf(donation.transactionId)).toEqual([]);
   });
 });

@@ -48,9 +48,15 @@ export const REFUND_IDEMPOTENCY_KEY_MESSAGE =
 export const DONATION_NOT_FOUND_MESSAGE = 'No donation has this id.';
 /** 422 of an Idempotency-Key sent before with another donation or amount. */
 export const REFUND_KEY_REUSED_MESSAGE = 'This Idempotency-Key was used for a refund of another donation or amount. Use a new key for a new refund.';
-/** 503 when the gateway's answer is unknown (timeout, network, gateway error) or the database failed: nothing is recorded. */
+/**
+ * 503 when the gateway's answer is unknown (timeout, network, gateway error) or the database failed: the refund is
+ * pending (or was never made) and counts against what is left until it is settled (decision 0095).
+ */
 export const REFUND_OUTCOME_UNKNOWN_MESSAGE =
-  'The outcome of the refund is unknown (the payment gateway or the database did not answer). Send the same request with the same Idempotency-Key again: it cannot refund twice.';
+  'The outcome of the refund is unknown (the payment gateway or the database did not answer). It is kept as pending and settled with the payment gateway within a few minutes. Send the same request with the same Idempotency-Key again to see its outcome: it cannot refund twice.';
+/** 503 of a retry whose refund is still pending (its outcome was unknown): the reconciler settles it within minutes (decision 0095). */
+export const REFUND_BEING_SETTLED_MESSAGE =
+  'This refund is still being settled with the payment gateway (its outcome was unknown). Send the same request with the same Idempotency-Key again in a few minutes to see its outcome: it cannot refund twice.';
 
 /** 409 of a donation that cannot be refunded, by reason. */
 export const NOT_REFUNDABLE_MESSAGES: Record<NotRefundableReason, string> = {
@@ -94,8 +100,8 @@ export interface RefundAnswerPlan {
 /**
  * What every refund route answers (the operator's, issue #14, and the staff's, issue #21), from the request's
  * `Idempotency-Key` header and `plan.donationId`: 400 without a valid key; 404 for an id that is no UUID or no donation;
- * 503 with Retry-After when the outcome is unknown (retry with the same key); 409 not refundable or refused by the
- * gateway; 400 `fieldErrors[amountField]` over what is left; 422 key reused; else `plan.refunded`'s answer, with
+ * 503 with Retry-After when the outcome is unknown, or the key's refund is still being settled (retry with the same
+ * key: decision 0095); 409 not refundable or refused by the gateway (again for the key of a refused refund); 400 `fieldErrors[amountField]` over what is left; 422 key reused; else `plan.refunded`'s answer, with
  * `Idempotent-Replayed: true` on a replay.
  */
 export async function answerRefund(request: FastifyRequest, reply: FastifyReply, plan: RefundAnswerPlan): Promise<FastifyReply> {
@@ -123,6 +129,8 @@ export async function answerRefund(request: FastifyRequest, reply: FastifyReply,
     case 'refused':
       request.log.warn({ event: 'refund.refused', donationId, code: outcome.code }, 'The gateway refused a refund');
       return reply.code(409).send(apiError(gatewayRefusedMessage(outcome.code, outcome.message)));
+    case 'settling':
+      return reply.code(503).header('retry-after', '60').send(apiError(REFUND_BEING_SETTLED_MESSAGE));
     case 'refunded': {
       if (outcome.replayed) reply.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
       const { statusCode, body } = plan.refunded(outcome);
@@ -145,7 +153,7 @@ export interface RefundRouteOptions {
  * bad key, bad body, or an amount over what is left (`fieldErrors.amount`); 401 no or wrong token; 404 ADMIN_TOKEN
  * unset or no such donation; 409 not refundable (pending, failed, refunded, disputed, another gateway's) or refused by
  * the gateway; 413 body too large; 415 not JSON; 422 key reused for another donation or amount; 500; 503 outcome
- * unknown (retry with the same key).
+ * unknown, or the key's refund still being settled (retry with the same key; decision 0095).
  */
 export const refundRoute: FastifyPluginAsyncZod<RefundRouteOptions> = async (app, { db, gateway }) => {
   app.post(

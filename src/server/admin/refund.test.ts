@@ -20,6 +20,7 @@ import {
   DONATION_NOT_FOUND_MESSAGE,
   NOT_REFUNDABLE_MESSAGES,
   REFUND_IDEMPOTENCY_KEY_MESSAGE,
+  REFUND_BEING_SETTLED_MESSAGE,
   REFUND_KEY_REUSED_MESSAGE,
   REFUND_OUTCOME_UNKNOWN_MESSAGE,
   RefundAnswerSchema,
@@ -261,31 +262,46 @@ describe('idempotency and concurrency', () => {
     expect([...gatewayRefundsOf(first.transactionId), ...gatewayRefundsOf(second.transactionId)]).toHaveLength(1);
   });
 
-  it("a lost gateway answer is a 503 that records nothing; the retry with the same key gets the gateway's first refund, recorded once", async () => {
+  it("a lost gateway answer is a 503 that leaves the refund pending; a retry says it is being settled; the reconciler records the gateway's refund once, and the retry replays it", async () => {
     const { id, transactionId } = await give(25);
     const key = randomUUID();
     loseNextRefundAnswer = true;
     const lost = await refund(id, { amount: 7 }, key);
     expect(lost.statusCode).toBe(503);
     expect(lost.json()).toEqual({ success: false, error: REFUND_OUTCOME_UNKNOWN_MESSAGE });
-    expect(await refundRows(id)).toEqual([]);
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ status: 'pending', amountCents: 700, gatewayRefundId: null, idempotencyKey: key })]);
+    expect(await donationRow(id)).toMatchObject({ status: 'succeeded', refundedCents: 0 });
     expect(gatewayRefundsOf(transactionId)).toHaveLength(1);
 
+    // Pending, it is no refunded money but counts against what is left; the retry is told it is being settled.
+    const settling = await refund(id, { amount: 7 }, key);
+    expect(settling.statusCode).toBe(503);
+    expect(settling.json()).toEqual({ success: false, error: REFUND_BEING_SETTLED_MESSAGE });
+    expect((await refund(id, { amount: 25 })).json()).toMatchObject({ fieldErrors: { amount: amountTooLargeMessage(1800) } });
+    expect(await stats()).toMatchObject({ totalRaised: 25 });
+
+    expect((await t.reconcile()).refunds).toEqual({ succeeded: 1, failed: 0, unresolved: 0 });
     const retried = await refund(id, { amount: 7 }, key);
     expect(retried.statusCode).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
     const [made] = gatewayRefundsOf(transactionId);
     expect(made?.idempotencyKey).toBe(gatewayRefundKey(id, key, 700));
     expect(retried.json()).toMatchObject({ refund: { gatewayRefundId: made?.refund.refundId, amount: 7 }, donation: { refunded: 7 } });
     expect(gatewayRefundsOf(transactionId)).toHaveLength(1);
+    expect(await donationRow(id)).toMatchObject({ status: 'succeeded', refundedCents: 700 });
+    expect((await t.reconcile()).refunds).toEqual({ succeeded: 0, failed: 0, unresolved: 0 });
   });
 
-  it("the gateway's refusal (refunded already outside the site) is a 409 with its code, and nothing is recorded", async () => {
+  it("the gateway's refusal (refunded already outside the site) is a 409 with its code, recorded as a failed refund that counts for nothing; the same key answers it again", async () => {
     const { id, transactionId } = await give(25);
     await testGateway.refund({ transactionId, idempotencyKey: `dashboard-${transactionId}` });
-    const refused = await refund(id, { amount: 5 });
+    const key = randomUUID();
+    const refused = await refund(id, { amount: 5 }, key);
     expect(refused.statusCode).toBe(409);
     expect(refused.json<{ error: string }>().error).toMatch(/^The payment gateway refused the refund \(charge_already_refunded\): /);
     expect(await donationRow(id)).toMatchObject({ status: 'succeeded', refundedCents: 0 });
-    expect(await refundRows(id)).toEqual([]);
+    expect(await refundRows(id)).toEqual([expect.objectContaining({ status: 'failed', failureCode: 'charge_already_refunded', gatewayRefundId: null })]);
+    expect((await refund(id, { amount: 5 }, key)).json()).toEqual(refused.json());
+    expect(gatewayRefundsOf(transactionId)).toHaveLength(1);
   });
 });

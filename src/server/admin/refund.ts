@@ -1,16 +1,26 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { donationRefunds, donations, type DonationRefundRow, type DonationStatus } from '../db/schema';
+import { donationRefunds, donations, type DonationRefundRow, type DonationStatus, type RefundAuditEntry } from '../db/schema';
 import { keptAmountCents } from '../ledger/kept-amount';
-import { recordRefund } from '../ledger/refund-ledger';
+import {
+  openPendingRefund,
+  pendingRefundCents,
+  settleRefund,
+  settlementOf,
+  type RefundedDonation,
+  type RefundSettlement,
+} from '../ledger/refund-ledger';
 import { RefundRefusedError, type PaymentGateway } from '../payments/gateway';
 
 /**
- * An operator's refund of a donation (issue #14; decision 0058): all that is left of it or part, through the gateway
- * under an idempotency key, recorded in the ledger in the same transaction that holds the donation's row locked, so
- * two refunds of one donation at once cannot refund more than it, and a repeated Idempotency-Key refunds once.
- * Amounts in integer cents.
+ * An operator's refund of a donation (issue #14; decision 0058), and the staff's (issue #21): all that is left of it or
+ * part, through the gateway under an idempotency key. Since issue #32 (decision 0095) in three steps, so that a refund
+ * the gateway made is never missing from the ledger: the refund is written `pending` and committed (the donation's row
+ * locked meanwhile, so two refunds at once cannot refund more than it: a pending refund counts against what is left),
+ * then the gateway is asked, then the refund is settled in a transaction of its own. A refund whose settlement fails
+ * (the process dies, the database fails, the gateway's answer is lost) stays pending until the reconciler settles it
+ * by asking the gateway. Amounts in integer cents.
  */
 
 /** What the refund works with: the database and the gateway (within GATEWAY_TIMEOUT_MS). */
@@ -25,19 +35,11 @@ export interface RefundAsked {
   amountCents: number | undefined;
   idempotencyKey: string;
   /**
-   * What else to write in the refund's own transaction once a NEW refund is recorded (not for a replay), e.g. the staff
-   * member's audit entry (issue #21: "written to the audit log in the same transaction as its effect"); a rejection
-   * rolls the refund's records back, as a database failure does.
+   * The staff member's audit entry of the refund (issue #21: "written to the audit log in the same transaction as its
+   * effect"): kept with the pending refund and written in the transaction that settles it `succeeded`, whoever settles
+   * it (ledger/refund-ledger.ts); the refund's amount and ids are added to its details.
    */
-  alongside?: (tx: Database, refund: DonationRefundRow) => Promise<void>;
-}
-
-/** A donation's refund state after a refund: its status, amount and what was refunded of it, in cents. */
-export interface RefundedDonation {
-  id: string;
-  status: DonationStatus;
-  amountCents: number;
-  refundedCents: number;
+  auditEntry?: RefundAuditEntry;
 }
 
 /** Why a donation cannot be refunded (409): not charged, declined, refunded already, disputed, or another gateway's. */
@@ -46,15 +48,18 @@ export type NotRefundableReason = 'pending' | 'failed' | 'refunded' | 'disputed'
 /**
  * What became of a refund asked for. `refunded` (new, or `replayed` for a key seen before) with the refund's row and the
  * donation after it; `not_found`; `not_refundable` (nothing done); `amount_too_large` (more than the `remainingCents`
- * left); `key_reused` (the key was used for another donation or amount); `refused` by the gateway (its message and code).
+ * left, pending refunds deducted); `key_reused` (the key was used for another donation or amount); `refused` by the
+ * gateway (its message and code; again for a key whose refund was refused); `settling`: the key's refund is pending
+ * (its outcome was unknown; the reconciler settles it within PENDING_TIMEOUT_MS and the interval).
  */
 export type RefundOutcome =
-  | { kind: 'refunded'; refund: DonationRefundRow; donation: RefundedDonation; replayed: boolean }
+  | { kind: 'refunded'; refund: DonationRefundRow & { gatewayRefundId: string }; donation: RefundedDonation; replayed: boolean }
   | { kind: 'not_found' }
   | { kind: 'not_refundable'; reason: NotRefundableReason }
   | { kind: 'amount_too_large'; remainingCents: number }
   | { kind: 'key_reused' }
-  | { kind: 'refused'; message: string; code: string };
+  | { kind: 'refused'; message: string; code: string }
+  | { kind: 'settling' };
 
 /**
  * The idempotency key the gateway gets for a refund: derived from the donation, the operator's key and the amount
@@ -74,22 +79,36 @@ function notRefundable(donation: { status: DonationStatus; gateway: string; amou
   return donation.refundedCents >= donation.amountCents ? 'refunded' : undefined;
 }
 
+/** The outcome a settled (or pending) refund row answers: refunded, refused by the gateway, or still settling. */
+function outcomeOf(refund: DonationRefundRow, donation: RefundedDonation, replayed: boolean): RefundOutcome {
+  switch (refund.status) {
+    case 'succeeded': {
+      // NOTE: a succeeded refund always has its gateway refund id (donation_refunds_settlement_check); this is for the type.
+      const { gatewayRefundId } = refund;
+      if (gatewayRefundId === null) throw new Error(`Refund ${refund.id} succeeded without a gateway refund id`);
+      return { kind: 'refunded', refund: { ...refund, gatewayRefundId }, donation, replayed };
+    }
+    case 'failed':
+      return { kind: 'refused', message: refund.failureMessage ?? '', code: refund.failureCode ?? 'refund_failed' };
+    case 'pending':
+      return { kind: 'settling' };
+  }
+}
+
+/** A refund written pending and committed, ready to be asked of the gateway: its row and the charge it refunds. */
+type OpenedRefund = { kind: 'opened'; refund: DonationRefundRow & { gatewayIdempotencyKey: string }; transactionId: string };
+
 /**
- * Refunds `asked` (issue #14). In ONE transaction: takes the Idempotency-Key's advisory lock, locks the donation's
- * row (FOR UPDATE; a second refund of it waits here, then sees this one), answers the recorded refund again for an Idempotency-Key seen before (`replayed`), checks
- * the donation is refundable and the amount is at most what is left, asks the gateway for the refund under
- * {@link gatewayRefundKey} with the operator's key kept at the gateway (so that its webhook, should it report the refund
- * before this request's retry, records it under that key and the retry answers it), and records it (recordRefund:
- * refunded_cents, the status, the receipt, the donor's notice).
- * NOTE: the row stays locked during the gateway call (GATEWAY_TIMEOUT_MS at most), and with it one pooled
- * connection (decision 0058). Resolves with the outcome; nothing is written unless it is `refunded`.
- * Rejects when the gateway's answer is unknown (timeout, network, 5xx) or the database fails: nothing is recorded, and
- * a retry with the same Idempotency-Key reaches the gateway under the same key, so it cannot refund twice.
+ * Step 1 (decision 0095), in ONE transaction that commits before the gateway is asked: takes the Idempotency-Key's
+ * advisory lock, locks the donation's row (FOR UPDATE; a second refund of it waits here, then sees this one), answers
+ * the key's refund again for an Idempotency-Key seen before (refunded `replayed`, refused, or still `settling`), checks
+ * the donation is refundable and the amount at most what is left less the refunds still pending, and writes the refund
+ * `pending` under {@link gatewayRefundKey}. Resolves with the opened refund or the outcome to answer at once.
  */
-export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Promise<RefundOutcome> {
-  return deps.db.transaction(async (tx): Promise<RefundOutcome> => {
+async function openRefund(deps: RefundDeps, asked: RefundAsked): Promise<OpenedRefund | RefundOutcome> {
+  return deps.db.transaction(async (tx): Promise<OpenedRefund | RefundOutcome> => {
     // NOTE: one request per Idempotency-Key at a time, whatever donation it names: two requests with one key for two
-    // donations would each lock their own row, both refund at the gateway, and only one could be recorded.
+    // donations would each lock their own row, and both open a refund.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`refund:${asked.idempotencyKey}`}, 0))`);
     const [donation] = await tx
       .select({
@@ -110,46 +129,73 @@ export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Prom
     const [earlier] = await tx.select().from(donationRefunds).where(eq(donationRefunds.idempotencyKey, asked.idempotencyKey));
     if (earlier) {
       const sameRequest = earlier.donationId === donation.id && (asked.amountCents === undefined || asked.amountCents === earlier.amountCents);
-      return sameRequest ? { kind: 'refunded', refund: earlier, donation: state, replayed: true } : { kind: 'key_reused' };
+      return sameRequest ? outcomeOf(earlier, state, true) : { kind: 'key_reused' };
     }
 
     const reason = notRefundable(donation, deps.gateway.name);
     // NOTE: a succeeded donation always has its charge's id (donations_outcome_check); the second test is for the type.
     if (reason || donation.transactionId === null) return { kind: 'not_refundable', reason: reason ?? 'pending' };
-    // What is left to refund is what the gift still counts for.
-    const remainingCents = keptAmountCents(donation);
+    // What is left to refund is what the gift still counts for, less the refunds still being settled.
+    const remainingCents = keptAmountCents(donation) - (await pendingRefundCents(tx, donation.id));
     const amountCents = asked.amountCents ?? remainingCents;
-    if (amountCents > remainingCents) return { kind: 'amount_too_large', remainingCents };
+    if (amountCents > remainingCents || amountCents <= 0) return { kind: 'amount_too_large', remainingCents: Math.max(remainingCents, 0) };
 
-    let gatewayRefund;
-    try {
-      gatewayRefund = await deps.gateway.refund({
-        transactionId: donation.transactionId,
-        amountCents,
-        idempotencyKey: gatewayRefundKey(donation.id, asked.idempotencyKey, amountCents),
-        operatorKey: asked.idempotencyKey,
-      });
-    } catch (error) {
-      if (error instanceof RefundRefusedError) return { kind: 'refused', message: error.message, code: error.code };
-      throw error;
-    }
-    if (gatewayRefund.status === 'failed' || gatewayRefund.status === 'canceled') {
-      return { kind: 'refused', message: `The refund ${gatewayRefund.refundId} ${gatewayRefund.status}.`, code: `refund_${gatewayRefund.status}` };
-    }
-    const refund = await recordRefund(tx, {
+    const gatewayIdempotencyKey = gatewayRefundKey(donation.id, asked.idempotencyKey, amountCents);
+    const refund = await openPendingRefund(tx, {
       donationId: donation.id,
-      amountCents: gatewayRefund.amountCents,
+      amountCents,
       gateway: deps.gateway.name,
-      gatewayRefundId: gatewayRefund.refundId,
       idempotencyKey: asked.idempotencyKey,
+      gatewayIdempotencyKey,
+      auditEntry: asked.auditEntry,
     });
-    await asked.alongside?.(tx, refund);
-    const refundedCents = donation.refundedCents + refund.amountCents;
-    return {
-      kind: 'refunded',
-      refund,
-      donation: { ...state, refundedCents, status: refundedCents === donation.amountCents ? 'refunded' : donation.status },
-      replayed: false,
-    };
+    return { kind: 'opened', refund: { ...refund, gatewayIdempotencyKey }, transactionId: donation.transactionId };
   });
+}
+
+/**
+ * Refunds `asked` (issue #14; issue #32, decision 0095): opens the refund pending and commits it (openRefund), asks the
+ * gateway for it under its gateway key with the operator's key kept at the gateway (so that its webhook, should it
+ * report the refund first, settles this pending row), then settles it in a transaction of its own (settleRefund:
+ * `succeeded` counts it, with the receipt, the donor's notice and the staff audit entry; `failed` when the gateway
+ * refused it). Resolves with the outcome; nothing is written unless it is `refunded`, `refused` (a failed row) or the
+ * refund is opened. Rejects when the gateway's answer is unknown (timeout, network, 5xx) or the database fails after
+ * the refund was opened: the refund stays pending, and counts against what is left, until the reconciler settles it
+ * by asking the gateway; a retry with the same Idempotency-Key answers `settling` until then, then its outcome.
+ */
+export async function refundDonation(deps: RefundDeps, asked: RefundAsked): Promise<RefundOutcome> {
+  // NOTE: a request repeated while the first is at the gateway (a double click, a client's eager retry) waits for it in
+  // this process, then answers its outcome, rather than `settling`; across processes the repeat answers `settling`.
+  const before = refundsUnderway.get(asked.idempotencyKey);
+  const mine = (async () => {
+    await before?.catch(() => undefined);
+    return refundOnce(deps, asked);
+  })();
+  refundsUnderway.set(asked.idempotencyKey, mine);
+  try {
+    return await mine;
+  } finally {
+    if (refundsUnderway.get(asked.idempotencyKey) === mine) refundsUnderway.delete(asked.idempotencyKey);
+  }
+}
+
+/** The refunds this process is making, by Idempotency-Key: the last request of each key (refundDonation). */
+const refundsUnderway = new Map<string, Promise<RefundOutcome>>();
+
+/** refundDonation's three steps, for one request: open (commit pending), ask the gateway, settle. */
+async function refundOnce(deps: RefundDeps, asked: RefundAsked): Promise<RefundOutcome> {
+  const opened = await openRefund(deps, asked);
+  if (opened.kind !== 'opened') return opened;
+  const { refund: pending, transactionId } = opened;
+  let settlement: RefundSettlement;
+  try {
+    settlement = settlementOf(
+      await deps.gateway.refund({ transactionId, amountCents: pending.amountCents, idempotencyKey: pending.gatewayIdempotencyKey, operatorKey: asked.idempotencyKey }),
+    );
+  } catch (error) {
+    if (!(error instanceof RefundRefusedError)) throw error;
+    settlement = { status: 'failed', failureCode: error.code, failureMessage: error.message };
+  }
+  const settled = await settleRefund(deps.db, pending.id, settlement);
+  return outcomeOf(settled.refund, settled.donation, false);
 }

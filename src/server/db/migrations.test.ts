@@ -64,6 +64,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0018_donor_locale': 'f3a95bab76793b55c427d47c0fdbb2a004d25261f74105ec5c7601ee5f090ac3',
   '0019_outbox_locale': 'f870b11ccfeff12241aacbf289e19a9075a7163ccd97ee355050dc8d58ad89a1',
   '0020_locale_language_tag': '1192bfdfbef6ea68b119300c756c1d340fd0cdec61dfe01f304c3b30ca0f5bbc',
+  '0021_refund_life_cycle': '24a308e76bd5200166a0c429696cf5ead48335f134652ede9db2d7e537b8f63a',
 };
 
 describe('migrations from an empty database', () => {
@@ -260,17 +261,17 @@ describe('the recurring plan state machine, enforced by the database (migration 
   });
 });
 
-describe('migration 0008 on a database that holds gifts already', () => {
-  /** The migrations folder as it was with the journal's entries up to `lastIdx`, in a temporary folder. */
-  async function migrationsUpTo(lastIdx: number): Promise<string> {
-    const folder = await mkdtemp(path.join(tmpdir(), 'migrations-'));
-    await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
-    const journalFile = path.join(folder, 'meta', '_journal.json');
-    const content = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ idx: number }> };
-    await writeFile(journalFile, JSON.stringify({ ...content, entries: content.entries.filter((entry) => entry.idx <= lastIdx) }));
-    return folder;
-  }
+/** The migrations folder as it was with the journal's entries up to `lastIdx`, in a temporary folder. */
+async function migrationsUpTo(lastIdx: number): Promise<string> {
+  const folder = await mkdtemp(path.join(tmpdir(), 'migrations-'));
+  await cp(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const content = JSON.parse(await readFile(journalFile, 'utf8')) as { entries: Array<{ idx: number }> };
+  await writeFile(journalFile, JSON.stringify({ ...content, entries: content.entries.filter((entry) => entry.idx <= lastIdx) }));
+  return folder;
+}
 
+describe('migration 0008 on a database that holds gifts already', () => {
   it('counts a gift refunded before it as refunded in full (refunded_cents), and nothing refunded of the others', async () => {
     const before0008 = await migrationsUpTo(7);
     // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
@@ -302,6 +303,50 @@ describe('migration 0008 on a database that holds gifts already', () => {
       await client.end();
       await empty.drop();
       await rm(before0008, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 0021 on a database that holds refunds already', () => {
+  it('keeps every refund recorded before it as succeeded, settled when it was written (decision 0095)', async () => {
+    const before0021 = await migrationsUpTo(20);
+    // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
+    const empty = await createEmptyTestDatabase();
+    const client = new pg.Pool({ connectionString: empty.url });
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before0021 });
+      const {
+        rows: [gift],
+      } = await client.query<{ id: string }>(
+        `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
+         VALUES (4000, 'one-time', 'research-science', 'Ana Reef', 'ana@example.org', 'visa', '4242', 'stripe', false) RETURNING id`,
+      );
+      const id = gift?.id ?? '';
+      await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = $2 WHERE id = $1`, [id, `ch_${id}`]);
+      await client.query(`UPDATE donations SET refunded_cents = 1500 WHERE id = $1`, [id]);
+      await client.query(
+        `INSERT INTO donation_refunds (donation_id, amount_cents, gateway, gateway_refund_id, idempotency_key, created_at)
+         VALUES ($1, 1500, 'stripe', 're_before_0021', 'key-before-0021', '2026-05-01T10:00:00Z')`,
+        [id],
+      );
+
+      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+
+      const { rows } = await client.query<{ status: string; settled: boolean }>(`SELECT status, settled_at = created_at AS settled FROM donation_refunds`);
+      expect(rows).toEqual([{ status: 'succeeded', settled: true }]);
+      // A pending refund has no settlement and no gateway refund id yet; a succeeded one must have both.
+      await client.query(
+        `INSERT INTO donation_refunds (donation_id, amount_cents, gateway, idempotency_key, gateway_idempotency_key, status) VALUES ($1, 500, 'stripe', 'k2', 'g2', 'pending')`,
+        [id],
+      );
+      await expect(
+        client.query(`INSERT INTO donation_refunds (donation_id, amount_cents, gateway, idempotency_key, status, settled_at) VALUES ($1, 500, 'stripe', 'k3', 'succeeded', now())`, [id]),
+      ).rejects.toThrow(/donation_refunds_settlement_check/);
+    } finally {
+      await client.end();
+      await empty.drop();
+      await rm(before0021, { recursive: true, force: true });
     }
   });
 });

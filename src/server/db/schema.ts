@@ -551,9 +551,37 @@ export type RecurringPlanRow = typeof recurringPlans.$inferSelect;
 export type NewRecurringPlanRow = typeof recurringPlans.$inferInsert;
 
 /**
- * One row per refund an operator made through `POST /api/admin/donations/:id/refund` (issue #14; migration 0008): how
- * much (cents) of which donation, under which gateway refund (`re_...`), asked under which idempotency key. A repeat
- * with the same key finds this row and refunds nothing more; the sum of a donation's rows is its `refunded_cents`.
+ * Life cycle of a refund (issue #32; decision 0095): written `pending`, with its gateway idempotency key, in its own
+ * committed transaction before the gateway is asked, then settled: `succeeded` with the gateway's refund id (only
+ * then does it count in `donations.refunded_cents`), or `failed` (the gateway refused it, or has no refund under its
+ * key) with the gateway's code and message. A row left `pending` past PENDING_TIMEOUT_MS is settled by the reconciler.
+ */
+export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+/** One of {@link REFUND_STATUSES}. */
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+
+/**
+ * The staff member's audit entry of a refund (issue #21), kept with its pending row and written to admin_audit_log at
+ * settlement, in the settlement's transaction, by whoever settles it (the request, the reconciler or the webhook).
+ */
+export interface RefundAuditEntry {
+  actorStaffId: string;
+  actorEmail: string;
+  requestId: string | null;
+  action: string;
+  subjectType: string;
+  subjectId: string;
+  /** What the staff member asked (the amount in cents, the reason); the settlement adds the refund's ids. */
+  details: Record<string, unknown>;
+}
+
+/**
+ * One row per refund of a donation (issue #14; migration 0008; issue #32, migration 0021): asked through
+ * `POST /api/admin/donations/:id/refund` or the staff's route, or reported by the gateway (a refund made in Stripe's
+ * Dashboard). How much (cents) of which donation, under which gateway refund (`re_...`, once settled), asked under
+ * which Idempotency-Key and sent to the gateway under which key (`gateway_idempotency_key`; NULL for a reported
+ * refund). A repeat with the same key finds this row and refunds nothing more; the sum of a donation's `succeeded`
+ * rows is its `refunded_cents`, and its `pending` rows count against what is left to refund.
  */
 export const donationRefunds = pgTable(
   'donation_refunds',
@@ -564,13 +592,30 @@ export const donationRefunds = pgTable(
       .references(() => donations.id),
     amountCents: integer('amount_cents').notNull(),
     gateway: text('gateway').notNull(),
-    gatewayRefundId: text('gateway_refund_id').notNull().unique(),
+    /** The gateway's refund id (`re_...`): set when `succeeded`; a `failed` row has one only when the gateway made a refund that failed. */
+    gatewayRefundId: text('gateway_refund_id').unique(),
     idempotencyKey: text('idempotency_key').notNull().unique(),
+    status: text('status', { enum: REFUND_STATUSES }).notNull().default('succeeded'),
+    /** The key the gateway was asked under (admin/refund.ts gatewayRefundKey), by which the reconciler finds the refund. */
+    gatewayIdempotencyKey: text('gateway_idempotency_key').unique(),
+    /** Why a `failed` refund failed: the gateway's code (`charge_already_refunded`, `refund_not_made`...) and message. */
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    /** The staff member's audit entry, written at settlement (NULL for the operator's and reported refunds). */
+    auditEntry: jsonb('audit_entry').$type<RefundAuditEntry>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When it was settled (`succeeded` or `failed`); NULL while `pending`. Refunds count in this order. */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (table) => [
     check('donation_refunds_amount_cents_check', sql`${table.amountCents} > 0`),
+    check('donation_refunds_status_check', sql`${table.status} IN (${sqlList(REFUND_STATUSES)})`),
+    check(
+      'donation_refunds_settlement_check',
+      sql`(${table.status} = 'pending') = (${table.settledAt} IS NULL) AND (${table.status} <> 'succeeded' OR ${table.gatewayRefundId} IS NOT NULL) AND (${table.status} <> 'failed' OR ${table.failureCode} IS NOT NULL)`,
+    ),
     index('donation_refunds_donation_id_idx').on(table.donationId),
+    index('donation_refunds_pending_idx').on(table.createdAt).where(sql`${table.status} = 'pending'`),
   ],
 );
 

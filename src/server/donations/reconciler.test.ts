@@ -72,7 +72,7 @@ describe('startReconciler', () => {
     );
     const entries = log.lines.map((line) => JSON.parse(line) as LogEntry);
     expect(entries.filter((entry) => entry.msg === 'Reconciliation finished').map((entry) => entry.reconcile)).toEqual([
-      { succeeded: 1, failed: 0, abandoned: 1, unresolved: 0, stillPending: 1, prunedKeys: 0 },
+      { succeeded: 1, failed: 0, abandoned: 1, unresolved: 0, stillPending: 1, prunedKeys: 0, refunds: { succeeded: 0, failed: 0, unresolved: 0 } },
     ]);
   });
 });

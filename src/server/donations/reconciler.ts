@@ -11,12 +11,14 @@ import {
   markDonationSucceeded,
   type StalePendingDonation,
 } from '../ledger/repository';
+import { listStalePendingRefunds, settlementOf, settleRefund, type RefundSettlement } from '../ledger/refund-ledger';
 import { startPeriodicRunner } from '../platform/periodic-runner';
 
 /**
  * The reconciler (issue #3, "A durable ledger"): resolves donations left `pending` (the process died between
  * charge and commit, the gateway timed out, the database failed after the charge) by asking the gateway what
- * became of each one's key, and completes their Idempotency-Keys so a client's retry replays the outcome.
+ * became of each one's key, and completes their Idempotency-Keys so a client's retry replays the outcome. Since
+ * issue #32 (decision 0095) it settles refunds left `pending` the same way (reconcilePendingRefunds).
  */
 
 /** What the reconciler works with. */
@@ -35,6 +37,57 @@ export interface ReconcileReport {
   unresolved: number;
   stillPending: number;
   prunedKeys: number;
+  /** The refunds left pending that this run settled (`succeeded`, `failed`) or could not ask about (`unresolved`). */
+  refunds: RefundReconcileReport;
+}
+
+/** What one run did of the refunds left pending (decision 0095). */
+export interface RefundReconcileReport {
+  succeeded: number;
+  failed: number;
+  unresolved: number;
+}
+
+/** Code and message of a refund left pending that the gateway has no record of: it was never made (decision 0095). */
+export const REFUND_NOT_MADE_CODE = 'refund_not_made';
+export const REFUND_NOT_MADE_MESSAGE = 'The payment gateway has no refund under this request: nothing was refunded. Ask for the refund again with a new Idempotency-Key.';
+
+/**
+ * Settles every refund `pending` for more than `pendingTimeoutMs` (database clock; decision 0095): its request died,
+ * lost the gateway's answer or could not record it. Asks the gateway for the refund made of its charge under its
+ * gateway key (retrieveRefund): made → `succeeded` with its id (counted, the receipt, the donor's notice and the staff
+ * audit entry, as the request would have: ledger/refund-ledger.ts settleRefund) or `failed` when the gateway's refund
+ * failed; none → `failed` with {@link REFUND_NOT_MADE_CODE}. One the gateway cannot be asked about stays pending
+ * (`unresolved`); one settled meanwhile (by its request's retry or the gateway's webhook) is left as it is. Stops
+ * before the next refund once `signal` is aborted. Rejects when the database fails.
+ */
+export async function reconcilePendingRefunds(
+  { db, gateway, log }: ReconcilerDeps,
+  pendingTimeoutMs: number,
+  signal?: AbortSignal,
+): Promise<RefundReconcileReport> {
+  const report: RefundReconcileReport = { succeeded: 0, failed: 0, unresolved: 0 };
+  // NOTE: one batch per run; what is left (over BATCH_SIZE) waits for the next run.
+  for (const { refund, transactionId } of await listStalePendingRefunds(db, pendingTimeoutMs, BATCH_SIZE)) {
+    if (signal?.aborted) break;
+    let made;
+    try {
+      made =
+        refund.gatewayIdempotencyKey === null || transactionId === null
+          ? undefined
+          : await gateway.retrieveRefund({ transactionId, idempotencyKey: refund.gatewayIdempotencyKey });
+    } catch (error) {
+      report.unresolved += 1;
+      log.warn({ err: error, refundId: refund.id }, 'Reconciler could not ask the gateway; refund stays pending');
+      continue;
+    }
+    const settlement: RefundSettlement = made ? settlementOf(made) : { status: 'failed', failureCode: REFUND_NOT_MADE_CODE, failureMessage: REFUND_NOT_MADE_MESSAGE };
+    const { refund: settled, settledNow } = await settleRefund(db, refund.id, settlement);
+    if (!settledNow) continue;
+    report[settled.status === 'succeeded' ? 'succeeded' : 'failed'] += 1;
+    log.info({ event: 'refund.reconciled', refundId: refund.id, donationId: refund.donationId, status: settled.status }, 'Reconciled a pending refund');
+  }
+  return report;
 }
 
 /** Donations read per query. */
@@ -81,7 +134,8 @@ async function resolve(
  * itself: lookupPaymentIntent; one still settling stays pending, counted as `unresolved`): succeeded → `succeeded` with the transaction id;
  * declined → `failed` with the decline code; not found → `failed` with {@link ABANDONED_DECLINE_CODE}.
  * A donation the gateway cannot be asked about stays pending (counted as `unresolved`); one that another
- * process resolved meanwhile is skipped. Then expired Idempotency-Keys are pruned. Once `signal` is aborted (the
+ * process resolved meanwhile is skipped. Then the refunds left pending are settled (reconcilePendingRefunds), and
+ * expired Idempotency-Keys are pruned. Once `signal` is aborted (the
  * reconciler stops: graceful shutdown, issue #14) it goes no further than the donation at hand (the rest stay
  * pending for the next run) and ends with the pruning and the count. Rejects when the database fails (the run
  * stops; the next one starts over).
@@ -91,7 +145,15 @@ export async function reconcilePendingDonations(
   pendingTimeoutMs: number,
   signal?: AbortSignal,
 ): Promise<ReconcileReport> {
-  const report: ReconcileReport = { succeeded: 0, failed: 0, abandoned: 0, unresolved: 0, stillPending: 0, prunedKeys: 0 };
+  const report: ReconcileReport = {
+    succeeded: 0,
+    failed: 0,
+    abandoned: 0,
+    unresolved: 0,
+    stillPending: 0,
+    prunedKeys: 0,
+    refunds: { succeeded: 0, failed: 0, unresolved: 0 },
+  };
   for (;;) {
     const batch = await listStalePendingDonations(db, pendingTimeoutMs, BATCH_SIZE);
     let resolvedInBatch = 0;
@@ -122,6 +184,7 @@ export async function reconcilePendingDonations(
     }
     if (batch.length < BATCH_SIZE || resolvedInBatch === 0 || signal?.aborted) break;
   }
+  report.refunds = await reconcilePendingRefunds({ db, gateway, log }, pendingTimeoutMs, signal);
   report.prunedKeys = await pruneExpiredIdempotencyKeys(db);
   report.stillPending = await countPendingDonations(db);
   return report;

@@ -21,21 +21,34 @@ export interface ChargeRecord {
   chargedAt: string;
 }
 
-/** The charges made so far, by idempotency key, and the way to add one durably. */
-export interface ChargeLedger {
-  /** The charge made under `idempotencyKey`, if any. */
-  get(idempotencyKey: string): ChargeRecord | undefined;
-  /** Every charge, in the order they were made. */
-  list(): ChargeRecord[];
-  /** Adds a charge; resolves once it is durable (on disk for a file ledger). Rejects when the write fails. */
-  append(record: ChargeRecord): Promise<void>;
+/** What a ledger keeps: one record per idempotency key (a charge, or a refund since issue #32). */
+export interface KeyedRecord {
+  idempotencyKey: string;
+}
+
+/** The records made so far (charges, or refunds: test-refunds.ts), by idempotency key, and the way to add one durably. */
+export interface GatewayLedger<R extends KeyedRecord> {
+  /** The record made under `idempotencyKey`, if any. */
+  get(idempotencyKey: string): R | undefined;
+  /** Every record, in the order they were made. */
+  list(): R[];
+  /** Adds a record; resolves once it is durable (on disk for a file ledger). Rejects when the write fails. */
+  append(record: R): Promise<void>;
   /** Flushes what is queued and closes the file. */
   close(): Promise<void>;
 }
 
-/** A ledger in memory only (tests and `DATA_DIR=memory://`): gone with the process. */
+/** The charges made so far, by idempotency key, and the way to add one durably. */
+export type ChargeLedger = GatewayLedger<ChargeRecord>;
+
+/** A ledger of charges in memory only (tests and `DATA_DIR=memory://`): gone with the process. */
 export function memoryChargeLedger(): ChargeLedger {
-  const records = new Map<string, ChargeRecord>();
+  return memoryLedger<ChargeRecord>();
+}
+
+/** A ledger in memory only (tests and `DATA_DIR=memory://`): gone with the process. */
+export function memoryLedger<R extends KeyedRecord>(): GatewayLedger<R> {
+  const records = new Map<string, R>();
   return {
     get: (key) => records.get(key),
     list: () => [...records.values()],
@@ -51,14 +64,14 @@ export function memoryChargeLedger(): ChargeLedger {
  * did not finish (it was killed): that charge was never acknowledged, so it is ignored, and `validLength`
  * (bytes) says where the intact part ends. Throws on a malformed line anywhere else.
  */
-export function parseLedger(text: string): { records: ChargeRecord[]; validLength: number } {
+export function parseLedger<R extends KeyedRecord = ChargeRecord>(text: string): { records: R[]; validLength: number } {
   const end = text.lastIndexOf('\n') + 1;
   const lines = text.slice(0, end).split('\n').filter((line) => line !== '');
   const records = lines.map((line, index) => {
     try {
-      return JSON.parse(line) as ChargeRecord;
+      return JSON.parse(line) as R;
     } catch {
-      throw new Error(`The charge ledger is corrupt at line ${index + 1}`);
+      throw new Error(`The gateway ledger is corrupt at line ${index + 1}`);
     }
   });
   return { records, validLength: Buffer.byteLength(text.slice(0, end)) };
@@ -71,10 +84,15 @@ export function parseLedger(text: string): { records: ChargeRecord[]; validLengt
  * {@link parseLedger}) is cut off first. Throws when the file cannot be opened or is corrupt.
  */
 export async function openFileChargeLedger(filePath: string): Promise<ChargeLedger> {
+  return openFileLedger<ChargeRecord>(filePath);
+}
+
+/** {@link openFileChargeLedger} for records of any kind (the test gateway's refunds: test-refunds.ts). */
+export async function openFileLedger<R extends KeyedRecord>(filePath: string): Promise<GatewayLedger<R>> {
   const file: FileHandle = await open(filePath, 'a+');
-  const records = new Map<string, ChargeRecord>();
+  const records = new Map<string, R>();
   try {
-    const { records: loaded, validLength } = parseLedger(await file.readFile('utf8'));
+    const { records: loaded, validLength } = parseLedger<R>(await file.readFile('utf8'));
     for (const record of loaded) records.set(record.idempotencyKey, record);
     if ((await file.stat()).size !== validLength) await file.truncate(validLength);
   } catch (error) {
@@ -82,7 +100,7 @@ export async function openFileChargeLedger(filePath: string): Promise<ChargeLedg
     throw error;
   }
 
-  let queue: Array<{ record: ChargeRecord; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let queue: Array<{ record: R; resolve: () => void; reject: (error: unknown) => void }> = [];
   let flushing: Promise<void> | undefined;
 
   const flush = async () => {

@@ -146,6 +146,18 @@ export interface RefundRequest {
 
 /** Metadata key of a refund's operator Idempotency-Key at Stripe ({@link RefundRequest.operatorKey}). */
 export const REFUND_OPERATOR_KEY_METADATA = 'idempotency_key';
+/**
+ * Metadata key of a refund's own idempotency key at Stripe ({@link RefundRequest.idempotencyKey}): Stripe cannot be
+ * asked for a refund by the key it was created under, so the reconciler finds a refund left pending by this
+ * (retrieveRefund; issue #32, decision 0095).
+ */
+export const REFUND_KEY_METADATA = 'refund_key';
+
+/** Which refund to look up (retrieveRefund): the charge it refunds (`ch_...`) and the idempotency key it was asked under. */
+export interface RefundLookup {
+  transactionId: string;
+  idempotencyKey: string;
+}
 
 /** A refund the gateway made (Stripe's Refund, https://docs.stripe.com/api/refunds/object). */
 export interface Refund {
@@ -278,6 +290,8 @@ export type SavedPaymentMethodChargeResult = SavedPaymentMethodChargeSucceeded |
  *   (the test gateway); otherwise it rejects with {@link CardDataRefusedError}, as `charge` does;
  * - `refund` refunds a charge, all or part of it, once per idempotency key; it rejects with {@link RefundRefusedError}
  *   when the gateway refused it (nothing refunded).
+ * - `retrieveRefund` resolves with the refund made of a charge under an idempotency key, or undefined when the gateway
+ *   made none (nothing was refunded under it): the reconciler settles a refund left pending with it (decision 0095).
  * Saved payment methods (issue #13, recurring gifts):
  * - `savePaymentMethod` keeps a card for later charges: only when `acceptsCardData` (the test gateway vaults a
  *   token); otherwise it rejects with {@link CardDataRefusedError} (Stripe saves the card in the browser);
@@ -302,6 +316,7 @@ export interface PaymentGateway {
   cancelPaymentIntent(paymentIntentId: string): Promise<PaymentIntent | undefined>;
   confirmPaymentIntent(paymentIntentId: string, card: ChargeCard): Promise<PaymentIntent>;
   refund(request: RefundRequest): Promise<Refund>;
+  retrieveRefund(lookup: RefundLookup): Promise<Refund | undefined>;
   savePaymentMethod(card: ChargeCard): Promise<SavePaymentMethodResult>;
   chargeSavedPaymentMethod(request: SavedPaymentMethodChargeRequest): Promise<SavedPaymentMethodChargeResult>;
   createSetupIntent(customerId: string): Promise<SetupIntent>;

@@ -1,5 +1,5 @@
 import { cardLast4, detectCardBrand, isCardExpired, isValidCvv, passesLuhn } from '../../shared/card';
-import { memoryChargeLedger, type ChargeLedger, type ChargeRecord } from './charge-ledger';
+import { memoryChargeLedger, type ChargeLedger, type ChargeRecord, type GatewayLedger } from './charge-ledger';
 import {
   SetupIntentsUnsupportedError,
   type ChargeCard,
@@ -146,9 +146,11 @@ function decide(card: ChargeCard, now: Date): ChargeResult {
  * {@link IdempotencyKeyReuseError} when a key comes back with another amount, currency or card.
  * Payment intents: see createTestPaymentIntents (confirmed on the server with a test card); refunds of any charge it
  * made: see createTestRefunds.
- * `ledger` defaults to memory; main passes a file ledger so the record outlives the process.
+ * `ledger` and `refundLedger` default to memory; main passes file ledgers so the records outlive the process.
  */
-export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLedger } = {}): TestGateway {
+export function createTestGateway(
+  options: { now?: () => Date; ledger?: ChargeLedger; refundLedger?: GatewayLedger<TestRefundRecord> } = {},
+): TestGateway {
   const now = options.now ?? (() => new Date());
   const ledger = options.ledger ?? memoryChargeLedger();
   // Charges whose record is being written, by key: a concurrent call with the same key waits for that one.
@@ -205,7 +207,7 @@ export function createTestGateway(options: { now?: () => Date; ledger?: ChargeLe
     acceptsCardData: true,
     charge,
     ...createTestPaymentIntents(charge, ledger),
-    ...createTestRefunds(ledger),
+    ...createTestRefunds(ledger, options.refundLedger),
     async retrieveCharge(idempotencyKey: string): Promise<ChargeLookup> {
       const found = (await underway.get(idempotencyKey)) ?? ledger.get(idempotencyKey);
       return found ? found.result : { status: 'not_found' };

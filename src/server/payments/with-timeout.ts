@@ -26,6 +26,7 @@ export function withGatewayTimeout(gateway: PaymentGateway, timeoutMs: number): 
     cancelPaymentIntent: (id) => withinMs(gateway.cancelPaymentIntent(id), timeoutMs),
     confirmPaymentIntent: (id, card) => withinMs(gateway.confirmPaymentIntent(id, card), timeoutMs),
     refund: (request) => withinMs(gateway.refund(request), timeoutMs),
+    retrieveRefund: (lookup) => withinMs(gateway.retrieveRefund(lookup), timeoutMs),
     savePaymentMethod: (card) => withinMs(gateway.savePaymentMethod(card), timeoutMs),
     chargeSavedPaymentMethod: (request) => withinMs(gateway.chargeSavedPaymentMethod(request), timeoutMs),
     createSetupIntent: (customerId) => withinMs(gateway.createSetupIntent(customerId), timeoutMs),

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       dataDir: path.resolve('./data'),
       databaseUrl: undefined,
       paymentGateway: 'test',
+      refundSettlePause: false,
       site: DEFAULT_SITE_CONFIG,
       logLevel: 'info',
       cookieSecret: DEVELOPMENT_COOKIE_SECRET,
@@ -196,6 +197,14 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
   it('turns every limit off with RATE_LIMITS=off outside production', () => {
     expect(loadConfig({ RATE_LIMITS: 'off' }).cardTesting.enabled).toBe(false);
     expect(loadConfig({ NODE_ENV: 'test', RATE_LIMITS: 'off' }).cardTesting.enabled).toBe(false);
+  });
+
+  it('takes REFUND_SETTLE_PAUSE=on outside production only (a process test fault point; decision 0095)', () => {
+    expect(loadConfig({ REFUND_SETTLE_PAUSE: 'on' }).refundSettlePause).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret, REFUND_SETTLE_PAUSE: 'on' })).toThrow(
+      /REFUND_SETTLE_PAUSE=on is refused when NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret, REFUND_SETTLE_PAUSE: 'off' }).refundSettlePause).toBe(false);
   });
 
   it('refuses RATE_LIMITS=off when NODE_ENV=production, naming the variable', () => {

@@ -205,6 +205,7 @@ const EnvSchema = z.object({
   MIN_DONATION_AMOUNT: optionalVar(minDonationVar),
   REDIS_URL: optionalVar(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' })),
   RATE_LIMITS: optionalVar(z.enum(['on', 'off'], { error: 'must be on or off' })),
+  REFUND_SETTLE_PAUSE: optionalVar(z.enum(['on', 'off'], { error: 'must be on or off' })),
   RATE_LIMIT_KEY_PREFIX: optionalVar(
     z.string().regex(/^[\w:.-]{1,100}$/, 'must be 1 to 100 letters, digits, or : . _ -'),
   ),
@@ -272,6 +273,11 @@ export interface ServerConfig {
   databaseUrl: string | undefined;
   /** Which payment gateway charges cards (PAYMENT_GATEWAY, default `test`). */
   paymentGateway: (typeof PAYMENT_GATEWAYS)[number];
+  /**
+   * Tests only (REFUND_SETTLE_PAUSE=on; refused when NODE_ENV=production): every refund stops for good between the
+   * gateway's answer and its settlement, so a process test can kill the server there (issue #32; decision 0095).
+   */
+  refundSettlePause: boolean;
   /** The Stripe gateway's keys and addresses (STRIPE_*), set when paymentGateway is `stripe` (issue #11). */
   stripe: StripeSettings | undefined;
   /** Deployment settings handed to the page (ORGANIZATION_URL, PUBLIC_URL; issue #2; MIN_DONATION_AMOUNT, issue #4). */
@@ -424,6 +430,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Load tests and benchmarks only: a production site without them is open to card testing (issue #4).
     throw new Error('Invalid configuration: RATE_LIMITS=off is refused when NODE_ENV=production');
   }
+  if (isProduction && vars.REFUND_SETTLE_PAUSE === 'on') {
+    // A process test's fault point: a production site would never settle a refund (issue #32).
+    throw new Error('Invalid configuration: REFUND_SETTLE_PAUSE=on is refused when NODE_ENV=production');
+  }
   const cardTesting = cardTestingSettings(vars);
   if (cardTesting.velocity.delayMinMs > cardTesting.velocity.delayMaxMs) {
     throw new Error(
@@ -447,6 +457,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dataDir: dataDir === IN_MEMORY_DATA_DIR ? dataDir : path.resolve(dataDir),
     databaseUrl: vars.DATABASE_URL,
     paymentGateway: vars.PAYMENT_GATEWAY ?? 'test',
+    refundSettlePause: vars.REFUND_SETTLE_PAUSE === 'on',
     stripe,
     site: {
       organizationUrl: vars.ORGANIZATION_URL ?? DEFAULT_SITE_CONFIG.organizationUrl,

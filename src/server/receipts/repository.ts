@@ -26,12 +26,19 @@ export interface RefundNoticeDetails {
 export async function findRefundNoticeDetails(db: Database, refundId: string): Promise<RefundNoticeDetails | undefined> {
   const [refund] = await db.select().from(donationRefunds).where(eq(donationRefunds.id, refundId));
   if (!refund) return undefined;
-  // NOTE: compared with the row's own created_at in SQL: a JS Date would cut PostgreSQL's microseconds.
-  const createdAtOfRefund = db.select({ createdAt: donationRefunds.createdAt }).from(donationRefunds).where(eq(donationRefunds.id, refundId));
+  // NOTE: compared with the row's own settled_at in SQL: a JS Date would cut PostgreSQL's microseconds. Refunds count in
+  // the order they were settled, and only the succeeded ones (decision 0095: a pending refund is no refunded money).
+  const settledAtOfRefund = db.select({ settledAt: donationRefunds.settledAt }).from(donationRefunds).where(eq(donationRefunds.id, refundId));
   const [soFar] = await db
     .select({ cents: sql<number>`coalesce(sum(${donationRefunds.amountCents}), 0)`.mapWith(Number) })
     .from(donationRefunds)
-    .where(and(eq(donationRefunds.donationId, refund.donationId), lte(donationRefunds.createdAt, sql`(${createdAtOfRefund})`)));
+    .where(
+      and(
+        eq(donationRefunds.donationId, refund.donationId),
+        eq(donationRefunds.status, 'succeeded'),
+        lte(donationRefunds.settledAt, sql`(${settledAtOfRefund})`),
+      ),
+    );
   return { donationId: refund.donationId, amountCents: refund.amountCents, createdAt: refund.createdAt, refundedCentsSoFar: soFar?.cents ?? refund.amountCents };
 }
 

@@ -30,9 +30,10 @@ export const DONATION_AUDIT_ACTIONS = {
 /**
  * Refunds a donation for staff through the operator's refund (admin/refund.ts refundDonation: the same gateway call
  * under the same idempotency rules, never more than what is left, the donor's notice, the receipt voided or
- * corrected), with `reason` and the amount in the audit entry written in the refund's transaction. `amountCents`
- * undefined refunds all that is left. Resolves with refundDonation's outcome (a replay writes no second entry);
- * rejects as it does (outcome unknown).
+ * corrected), with `reason` and the amount in the audit entry. The entry is kept with the pending refund and written in
+ * the transaction that settles it (decision 0095), whoever settles it: the request, or the reconciler after a failure.
+ * `amountCents` undefined refunds all that is left. Resolves with refundDonation's outcome (a replay writes no second
+ * entry); rejects as it does (outcome unknown).
  */
 export function refundForStaff(
   deps: RefundDeps,
@@ -43,15 +44,15 @@ export function refundForStaff(
     donationId: asked.donationId,
     amountCents: asked.amountCents,
     idempotencyKey: asked.idempotencyKey,
-    alongside: (tx, refund) =>
-      recordStaffAction(tx, {
-        staffMember: actor.staffMember,
-        requestId: actor.requestId,
-        action: DONATION_AUDIT_ACTIONS.refund,
-        subjectType: DONATION_SUBJECT,
-        subjectId: asked.donationId,
-        details: { amountCents: refund.amountCents, reason: asked.reason, refundId: refund.id, gatewayRefundId: refund.gatewayRefundId },
-      }),
+    auditEntry: {
+      actorStaffId: actor.staffMember.id,
+      actorEmail: actor.staffMember.email,
+      requestId: actor.requestId,
+      action: DONATION_AUDIT_ACTIONS.refund,
+      subjectType: DONATION_SUBJECT,
+      subjectId: asked.donationId,
+      details: { reason: asked.reason },
+    },
   });
 }
 

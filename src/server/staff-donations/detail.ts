@@ -2,7 +2,7 @@ import { asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { centsToDollars, formatDollars } from '../../shared/money';
 import type { StaffDonationDetail } from '../../shared/staff/donations-api';
 import type { Database } from '../db/client';
-import { donationRefunds, donations, mailOutbox, receipts, recurringPlans, type MailOutboxRow } from '../db/schema';
+import { donationRefunds, donations, mailOutbox, receipts, recurringPlans, type DonationRefundRow, type MailOutboxRow } from '../db/schema';
 import { keptAmountCents } from '../ledger/kept-amount';
 import { tributeOfRow } from '../ledger/tribute-entries';
 import { listDonationAuditEntries } from './audit-entries';
@@ -29,6 +29,18 @@ export function mailStateOf(row: Pick<MailOutboxRow, 'status' | 'lastError'>): E
 
 /** `$12.50` of integer cents. */
 const dollars = (cents: number) => formatDollars(centsToDollars(cents));
+
+/** A refund's line in the timeline: refunded (its gateway refund id), still being settled, or failed (the gateway's reason). */
+function refundSummary(refund: Pick<DonationRefundRow, 'status' | 'amountCents' | 'gatewayRefundId' | 'failureCode'>): string {
+  switch (refund.status) {
+    case 'succeeded':
+      return `Refunded ${dollars(refund.amountCents)} (${refund.gatewayRefundId})`;
+    case 'pending':
+      return `Refund of ${dollars(refund.amountCents)} being settled with the payment gateway (its outcome is not known yet)`;
+    case 'failed':
+      return `Refund of ${dollars(refund.amountCents)} not made (${refund.failureCode})`;
+  }
+}
 
 /** What each kind of e-mail is, for the timeline's summaries. */
 const MAIL_KIND_NAMES: Partial<Record<MailOutboxRow['kind'], string>> = {
@@ -87,7 +99,9 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
     { at: iso(d.createdAt), kind: 'created', summary: `Donation of ${dollars(d.amountCents)} (${d.frequency}) started through ${d.gateway}`, refId: d.id },
     ...(receipt ? [{ at: iso(receipt.issuedAt), kind: 'receipt_issued' as const, summary: `Receipt ${receipt.number} issued`, refId: receipt.number }] : []),
     ...(receipt?.voidedAt ? [{ at: iso(receipt.voidedAt), kind: 'receipt_voided' as const, summary: `Receipt ${receipt.number} voided`, refId: receipt.number }] : []),
-    ...refunds.map((refund) => ({ at: iso(refund.createdAt), kind: 'refund' as const, summary: `Refunded ${dollars(refund.amountCents)} (${refund.gatewayRefundId})`, refId: refund.id })),
+    // NOTE: a refund whose outcome is unknown is shown as being settled, and a failed one with the gateway's reason
+    // (decision 0095); only succeeded refunds count in refunded_cents and in `refunds`.
+    ...refunds.map((refund) => ({ at: iso(refund.createdAt), kind: 'refund' as const, summary: refundSummary(refund), refId: refund.id })),
     ...emails.flatMap((email) => {
       const name = MAIL_KIND_NAMES[email.kind] ?? email.kind;
       const state = mailStateOf(email);
@@ -147,7 +161,11 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
       createdAt: iso(email.createdAt),
       sentAt: email.sentAt ? iso(email.sentAt) : null,
     })),
-    refunds: refunds.map((refund) => ({ id: refund.id, amountCents: refund.amountCents, gatewayRefundId: refund.gatewayRefundId, createdAt: iso(refund.createdAt) })),
+    refunds: refunds.flatMap((refund) =>
+      refund.status === 'succeeded' && refund.gatewayRefundId !== null
+        ? [{ id: refund.id, amountCents: refund.amountCents, gatewayRefundId: refund.gatewayRefundId, createdAt: iso(refund.createdAt) }]
+        : [],
+    ),
     dispute: d.disputeStatus ? { status: d.disputeStatus } : null,
     plan: plan
       ? {

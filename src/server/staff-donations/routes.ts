@@ -177,7 +177,8 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
    * all that is left without `amountCents`, never more, once per key, the donor notified), audited with the reason.
    * 201 `{refund, donation}` (cents); the same key again answers the first refund (`Idempotent-Replayed: true`).
    * 400 no or bad key, bad body, or more than is left (`fieldErrors.amountCents`); 403 `staff_reauth_required`;
-   * 404; 409 not refundable or refused by the gateway; 422 key reused for another donation or amount; 503 outcome unknown.
+   * 404; 409 not refundable or refused by the gateway; 422 key reused for another donation or amount; 503 outcome unknown, or
+   * the key's refund still being settled (decision 0095: retry with the same key).
    */
   app.post(
     STAFF_API.donationRefunds,

@@ -308,7 +308,7 @@ describe('POST /api/staff/plans/:id/changes', () => {
     expect(await renewals(plan.id)).toEqual([]);
   });
 
-  it('a cancel whose refund fails stands; the same request with the same key then makes the refund, once', async () => {
+  it('a cancel whose refund fails stands; its refund stays pending until the reconciler settles it (not made: failed); a new key then makes the refund, once', async () => {
     const plan = await startPlan();
     const key = randomUUID();
     const body = { action: 'cancel', refundLastCharge: true, reason: 'Donor phoned to stop' };
@@ -316,12 +316,17 @@ describe('POST /api/staff/plans/:id/changes', () => {
     const unknown = await change(plan.id, body, finance, { 'idempotency-key': key });
     expect(unknown.statusCode, unknown.body).toBe(503);
     expect(await planRow(plan.id)).toMatchObject({ status: 'cancelled' });
-    expect(await t.db.select().from(donationRefunds)).toEqual([]);
+    // Decision 0095: the refund was written pending before the gateway was asked; the same key is told it is being settled.
+    expect((await t.db.select().from(donationRefunds)).map((row) => row.status)).toEqual(['pending']);
     refundsFail = false;
-    const retried = await change(plan.id, body, finance, { 'idempotency-key': key });
+    expect((await change(plan.id, body, finance, { 'idempotency-key': key })).statusCode).toBe(503);
+    // The gateway made no refund under its key: the reconciler settles it failed, and the same key answers that.
+    expect((await t.reconcile()).refunds).toEqual({ succeeded: 0, failed: 1, unresolved: 0 });
+    expect((await change(plan.id, body, finance, { 'idempotency-key': key })).statusCode).toBe(409);
+    const retried = await change(plan.id, body, finance, { 'idempotency-key': randomUUID() });
     expect(retried.statusCode, retried.body).toBe(200);
     expect(StaffPlanChangeAnswerSchema.parse(retried.json()).refund?.donation).toMatchObject({ status: 'refunded', refundedCents: 3000 });
-    expect(await t.db.select().from(donationRefunds)).toHaveLength(1);
+    expect((await t.db.select().from(donationRefunds)).map((row) => row.status).sort()).toEqual(['failed', 'succeeded']);
     expect((await history(plan.id)).map((h) => h.action)).toEqual(['cancel']);
     expect((await auditOf(plan.id)).map((a) => a.action)).toEqual(['plan.cancel']);
     expect(await planMail(plan.id)).toEqual(['plan_changed']);

@@ -1,4 +1,4 @@
-import type { ChargeRequest, ChargeResult, PaymentGateway } from '../payments/gateway';
+import type { ChargeRequest, ChargeResult, PaymentGateway, Refund, RefundRequest } from '../payments/gateway';
 
 /**
  * Fault points around a real gateway (issue #3: faults "injected through the gateway interface"). Each hook
@@ -6,10 +6,13 @@ import type { ChargeRequest, ChargeResult, PaymentGateway } from '../payments/ga
  * waits delays the answer (a timeout, once longer than GATEWAY_TIMEOUT_MS):
  * - `beforeCharge` runs before the inner gateway is asked: throwing there means nothing was charged;
  * - `afterCharge` runs once the inner gateway charged: throwing there means charged, but the answer was lost.
+ * `afterRefund` runs inside `refund` once the inner gateway refunded (issue #32): throwing there means refunded, but
+ * the answer was lost; a hook that breaks the database there makes the write after the refund fail.
  */
 export interface GatewayFaults {
   beforeCharge?: (request: ChargeRequest) => Promise<void> | void;
   afterCharge?: (request: ChargeRequest, result: ChargeResult) => Promise<void> | void;
+  afterRefund?: (request: RefundRequest, refund: Refund) => Promise<void> | void;
 }
 
 /** Wraps `inner` with the fault points of `faults` (all optional, changeable at any time); every other method is passed through. */
@@ -21,6 +24,11 @@ export function faultyGateway(inner: PaymentGateway, faults: GatewayFaults): Pay
       const result = await inner.charge(request);
       await faults.afterCharge?.(request, result);
       return result;
+    },
+    async refund(request) {
+      const refund = await inner.refund(request);
+      await faults.afterRefund?.(request, refund);
+      return refund;
     },
   };
 }

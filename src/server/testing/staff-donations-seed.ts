@@ -70,8 +70,8 @@ export async function seedStaffDonations(db: Database, count: number, now: Date)
       status = CASE WHEN ${bucket} < 70 THEN 'refunded' ELSE 'succeeded' END
     WHERE status = 'succeeded' AND ${bucket} >= 50 AND ${bucket} < 80`);
   await db.execute(sql`
-    INSERT INTO donation_refunds (donation_id, amount_cents, gateway, gateway_refund_id, idempotency_key, created_at)
-    SELECT id, refunded_cents, gateway, 're_bench_' || replace(id::text, '-', ''), 'bench-refund-' || id, created_at + interval '3 days'
+    INSERT INTO donation_refunds (donation_id, amount_cents, gateway, gateway_refund_id, idempotency_key, created_at, settled_at)
+    SELECT id, refunded_cents, gateway, 're_bench_' || replace(id::text, '-', ''), 'bench-refund-' || id, created_at + interval '3 days', created_at + interval '3 days'
     FROM donations WHERE refunded_cents > 0`);
   await db.execute(sql`UPDATE receipts SET voided_at = issued_at + interval '3 days' WHERE donation_id IN (SELECT id FROM donations WHERE status = 'refunded')`);
   await db.execute(sql`UPDATE donations SET status = 'disputed', dispute_status = 'needs_response' WHERE status = 'succeeded' AND ${bucket} >= 80 AND ${bucket} < 83`);

@@ -312,6 +312,16 @@ export async function startStripeApiStandIn(options: StripeApiStandInOptions = {
       case 'POST refunds':
         secretOnly();
         return ok(state.createRefund(params, ctx));
+      case 'GET refunds':
+        // https://docs.stripe.com/api/refunds/list: newest first, filtered by `charge` or `payment_intent` (one page: has_more false).
+        secretOnly();
+        return list(
+          [...state.refunds.values()]
+            .filter((refund) => (!readString(params, 'charge') || refund.charge === readString(params, 'charge')) && (!readString(params, 'payment_intent') || refund.payment_intent === readString(params, 'payment_intent')))
+            .reverse()
+            .slice(0, Number(readString(params, 'limit') ?? 10)),
+          '/v1/refunds',
+        );
       case 'POST customers':
         secretOnly();
         return ok(state.createCustomer(params, ctx));

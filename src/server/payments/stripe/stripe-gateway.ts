@@ -10,7 +10,9 @@ import {
   PAYMENT_INTENT_STATUSES,
   type PaymentIntentStatus,
   type Refund,
+  REFUND_KEY_METADATA,
   REFUND_OPERATOR_KEY_METADATA,
+  type RefundLookup,
   RefundRefusedError,
   type RefundRequest,
   type SavedPaymentMethod,
@@ -115,6 +117,9 @@ export function toSetupIntent(intent: Stripe.SetupIntent): SetupIntent {
         : undefined,
   };
 }
+
+/** Our view of a Stripe Refund (https://docs.stripe.com/api/refunds/object): its id, amount in cents and status. */
+const toRefund = (refund: Stripe.Refund): Refund => ({ refundId: refund.id, amountCents: refund.amount, status: (refund.status ?? 'pending') as Refund['status'] });
 
 /** True for Stripe's answer to an id it does not know (`resource_missing`, 404). */
 const isMissing = (error: unknown) =>
@@ -257,16 +262,28 @@ export function createStripeGateway(options: StripeGatewayOptions): PaymentGatew
           {
             charge: request.transactionId,
             ...(request.amountCents === undefined ? {} : { amount: request.amountCents }),
-            ...(request.operatorKey === undefined ? {} : { metadata: { [REFUND_OPERATOR_KEY_METADATA]: request.operatorKey } }),
+            metadata: {
+              [REFUND_KEY_METADATA]: request.idempotencyKey,
+              ...(request.operatorKey === undefined ? {} : { [REFUND_OPERATOR_KEY_METADATA]: request.operatorKey }),
+            },
           },
           { idempotencyKey: request.idempotencyKey },
         );
-        return { refundId: refund.id, amountCents: refund.amount, status: (refund.status ?? 'pending') as Refund['status'] };
+        return toRefund(refund);
       } catch (error) {
         // NOTE: a 400 (invalid request) is Stripe's refusal: nothing was refunded. Anything else leaves the outcome unknown.
         if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new RefundRefusedError(error.message, error.code ?? 'invalid_request_error');
         throw error;
       }
+    },
+
+    async retrieveRefund({ transactionId, idempotencyKey }: RefundLookup): Promise<Refund | undefined> {
+      // NOTE: Stripe finds no object by the Idempotency-Key it was created under: the charge's refunds are listed
+      // (https://docs.stripe.com/api/refunds/list, `charge`; auto-paginated) and matched by the key kept in metadata.
+      for await (const refund of stripe.refunds.list({ charge: transactionId, limit: 100 })) {
+        if (refund.metadata?.[REFUND_KEY_METADATA] === idempotencyKey) return toRefund(refund);
+      }
+      return undefined;
     },
   };
 }
