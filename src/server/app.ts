@@ -5,6 +5,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import { registerAdminAudit } from './admin/audit';
 import { registerAdmin } from './admin/plugin';
+import { registerCampaigns } from './campaigns/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './platform/config';
 import { registerCsrfProtection } from './http/csrf';
@@ -144,8 +145,10 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     cardTesting,
     minAmountCents: config.minAmountCents,
     clock: clock ?? systemClock,
-    campaignFee: { feeCoverage: config.site.feeCoverage, campaigns: config.campaigns },
+    campaignFee: { feeCoverage: config.site.feeCoverage },
   });
+  // Campaigns (issue #34): CAMPAIGNS made campaigns once per database, and their public figures.
+  await registerCampaigns(app, { db, config, clock: clock ?? systemClock });
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });

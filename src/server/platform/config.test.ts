@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       digest: undefined,
       staffTimeZone: 'UTC',
       campaigns: [],
+      campaignFiguresMaxAgeMs: 60_000,
     });
   });
 
