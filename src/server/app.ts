@@ -36,6 +36,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
+import { staffCampaignRoutes } from './staff/campaigns/routes';
 import { registerStaff } from './staff/plugin';
 import { staffDonationRoutes } from './staff-donations/routes';
 import { staffPlanRoutes } from './staff-plans/routes';
@@ -207,6 +208,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   // The staff's donors and mail outbox (issue #22), after registerStaff too.
   await app.register(staffDonorRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
   await app.register(staffMailRoutes, { db, clock: clock ?? systemClock });
+  // The staff's campaigns (issue #34), after registerStaff too.
+  await app.register(staffCampaignRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone, publicUrl: config.site.publicUrl });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);
