@@ -92,7 +92,7 @@ async function main(): Promise<void> {
   const stopPostgres = await startTestPostgres(postgresUrl);
   // NOTE: one database, two apps on it: the first keeps the figures a minute (as deployed), the second nothing.
   const deployed = await createTestApp();
-  let met = false;
+  let met: boolean;
   try {
     await seed(deployed);
     const uncached = await createTestApp({ env: { CAMPAIGN_FIGURES_MAX_AGE_MS: '0' }, database: () => deployed.db });

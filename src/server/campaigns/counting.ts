@@ -60,7 +60,8 @@ export async function countCampaignByDay(db: Database, slug: string, timeZone: s
     .select({ date: day, raisedCents: sql<string>`sum(${countedCentsSql})` })
     .from(donations)
     .where(countedGiftsOf(slug))
-    .groupBy(day)
-    .orderBy(day);
+    // NOTE: by position: the zone is a parameter, and PostgreSQL sees `$1` in the list and `$2` in GROUP BY as two expressions.
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
   return rows.map((row) => ({ date: row.date, raisedCents: Number(row.raisedCents) }));
 }

@@ -30,9 +30,14 @@ export const CAMPAIGN_SLUG_TAKEN_MESSAGE = 'Another campaign has this slug';
 export const CAMPAIGN_SLUG_FIXED_MESSAGE = 'A gift has recorded this campaign: its slug can no longer change';
 
 /** A local date-time in the staff's time zone, `YYYY-MM-DDTHH:mm` (what an `<input type="datetime-local">` holds). */
-export const LocalDateTimeSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/, {
-  error: 'Use a date and time, YYYY-MM-DDTHH:mm',
-});
+export const LocalDateTimeSchema = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d$/, { error: 'Use a date and time, YYYY-MM-DDTHH:mm' })
+  // A day the month has (not 30 February): the same text back from the calendar.
+  .refine((local) => {
+    const instant = new Date(`${local}:00Z`);
+    return Number.isNaN(instant.getTime()) || instant.toISOString().startsWith(local);
+  }, { error: 'Use a date that exists' });
 
 /** A campaign's slug as typed: letters, digits and dashes, at most 64, stored lower-case. */
 export const CampaignSlugSchema = z
