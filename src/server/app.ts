@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { registerAdminAudit } from './admin/audit';
 import { registerBackups } from './backups/plugin';
 import { registerAdmin } from './admin/plugin';
+import { registerCampaigns } from './campaigns/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './platform/config';
 import { registerCsrfProtection } from './http/csrf';
@@ -36,6 +37,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/compose';
+import { staffCampaignRoutes } from './staff/campaigns/routes';
 import { registerStaff } from './staff/plugin';
 import { registerAfterReply } from './platform/after-reply';
 import { sessionCookieName, sessionCookieSettings } from './staff/session-cookie';
@@ -164,8 +166,10 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     cardTesting,
     minAmountCents: config.minAmountCents,
     clock: clock ?? systemClock,
-    campaignFee: { feeCoverage: config.site.feeCoverage, campaigns: config.campaigns },
+    campaignFee: { feeCoverage: config.site.feeCoverage },
   });
+  // Campaigns (issue #34): CAMPAIGNS made campaigns once per database, and their public figures.
+  await registerCampaigns(app, { db, config, clock: clock ?? systemClock });
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
@@ -224,6 +228,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   // The staff's donors and mail outbox (issue #22), after registerStaff too.
   await app.register(staffDonorRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
   await app.register(staffMailRoutes, { db, clock: clock ?? systemClock });
+  // The staff's campaigns (issue #34), after registerStaff too.
+  await app.register(staffCampaignRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone, publicUrl: config.site.publicUrl });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   await registerSite(app, config);

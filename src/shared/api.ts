@@ -9,6 +9,8 @@ export const API_PATHS = {
   confirmDonation: '/api/confirm-donation',
   stripeWebhook: '/api/webhooks/stripe',
   donationStats: '/api/donations/stats',
+  /** A campaign's public figures (issue #34); `:slug` its slug. */
+  campaign: '/api/campaigns/:slug',
 } as const;
 
 /** Cookie the server sets on the page with the CSRF token (issue #2; spec section 7), over plain HTTP. */

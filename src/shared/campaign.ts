@@ -18,15 +18,6 @@ export function normalizeCampaignSlug(value: unknown): string | null {
   return typeof value === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(value) ? value.toLowerCase() : null;
 }
 
-/**
- * The campaign a donation is recorded with (issue #23: "an unknown or malformed slug is recorded as none"): the
- * normalised slug when `known` lists it, else null.
- */
-export function knownCampaign(value: unknown, known: readonly string[]): string | null {
-  const slug = normalizeCampaignSlug(value);
-  return slug !== null && known.includes(slug) ? slug : null;
-}
-
 /** The choices a campaign link makes, each present only when its value is valid (issue #23, section 1). */
 export interface LinkChoices {
   /** A preset or custom amount in dollars, as written in the link (e.g. '50', '12.5'). */

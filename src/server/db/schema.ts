@@ -130,7 +130,10 @@ export const donations = pgTable(
      * since. NULL for a gift that is not a renewal.
      */
     renewalPaymentMethodId: text('renewal_payment_method_id'),
-    /** The known campaign (CAMPAIGNS) of the link the donor came by (issue #23, section 1); NULL for none, unknown or malformed. */
+    /**
+     * The campaign of the link the donor came by (issue #23, section 1), when it was live as the gift was written (issue
+     * #34; decision 0101): a `campaigns.slug`; NULL for none, unknown, malformed, draft, not yet open or ended.
+     */
     campaign: text('campaign'),
     /** Cents of `amount_cents` the donor added to cover the card fee (issue #23, section 2); the gift is the rest. */
     feeCoveredCents: integer('fee_covered_cents').notNull().default(0),
@@ -188,6 +191,11 @@ export const donations = pgTable(
     // The dashboard's new and returning donors (issue #22; decision 0074): the gifts charged (succeeded, refunded,
     // disputed) in address order, read from the index alone (donor_email too: PostgreSQL reads lower(donor_email) from an
     // index only when the column itself is in it), grouped by address in one pass.
+    // A campaign's public figures (issue #34; decision 0101): its succeeded gifts' net amounts and distinct addresses,
+    // summed from the index alone (donor_email too, as above), so even 100,000 gifts never read the table.
+    index('donations_campaign_figures_idx')
+      .on(table.campaign, sql`lower(${table.donorEmail})`, table.amountCents, table.refundedCents, table.feeCoveredCents, table.donorEmail)
+      .where(sql`${table.status} = 'succeeded' AND ${table.campaign} IS NOT NULL`),
     index('donations_donor_email_charged_idx')
       .on(sql`lower(${table.donorEmail})`, table.createdAt, table.status, table.amountCents, table.refundedCents, table.donorEmail)
       .where(sql`${table.status} IN ('succeeded', 'refunded', 'disputed')`),
@@ -826,3 +834,59 @@ export const recurringPlanChanges = pgTable(
 
 /** A plan change row as Drizzle reads it. */
 export type RecurringPlanChangeRow = typeof recurringPlanChanges.$inferSelect;
+
+/** The texts of a campaign in one language (issue #34): its title and short description. */
+export interface CampaignText {
+  title: string;
+  description: string;
+}
+
+/**
+ * Campaigns that staff run (issue #34; decision 0101): a slug (lower-case, so unique without case; fixed once a gift has
+ * recorded it), its title and description per language (`en` required, another language falls back to English), an
+ * optional goal in cents, optional start and end, what its link preselects, and whether its supporters' list is shown.
+ * Its status is derived (shared/campaigns.ts): a draft until `published`, then live between `starts_at` and `ends_at`.
+ * Donations name it by slug (`donations.campaign`).
+ */
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    slug: text('slug').notNull().unique(),
+    /** `{ "en": { "title": ..., "description": ... }, "es": ... }`: one entry per language, English always. */
+    texts: jsonb('texts').$type<Record<string, CampaignText>>().notNull(),
+    goalCents: bigint('goal_cents', { mode: 'number' }),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    /** What the link preselects (issue #23's link choices): an amount in cents, a frequency, a cause; NULL for none. */
+    presetAmountCents: integer('preset_amount_cents'),
+    presetFrequency: text('preset_frequency', { enum: FREQUENCIES }),
+    presetCause: text('preset_cause', { enum: CAUSES }),
+    showSupporters: boolean('show_supporters').notNull().default(false),
+    published: boolean('published').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('campaigns_slug_check', sql`${table.slug} ~ '^[a-z0-9-]{1,64}$'`),
+    check('campaigns_texts_check', sql`jsonb_typeof(${table.texts} -> 'en' -> 'title') = 'string'`),
+    check('campaigns_goal_cents_check', sql`${table.goalCents} > 0`),
+    check('campaigns_dates_check', sql`${table.endsAt} > ${table.startsAt}`),
+    check('campaigns_preset_amount_cents_check', sql`${table.presetAmountCents} > 0`),
+    check('campaigns_preset_frequency_check', sql`${table.presetFrequency} IN (${sqlList(FREQUENCIES)})`),
+    check('campaigns_preset_cause_check', sql`${table.presetCause} IN (${sqlList(CAUSES)})`),
+  ],
+);
+
+/** A campaign row as Drizzle reads it. */
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+/**
+ * Upgrades done once per database at start-up, by name (issue #34: "on the first start after this change each slug
+ * CAMPAIGNS lists becomes a live campaign, once"): the row is written in the upgrade's own transaction, so a second
+ * start, or a second process starting at the same time, does not do it again.
+ */
+export const oneTimeUpgrades = pgTable('one_time_upgrades', {
+  name: text('name').primaryKey(),
+  doneAt: timestamp('done_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -14,7 +14,7 @@ import { cardlessDetails, createTestApp, validSubmission, type TestApp } from '.
 /**
  * Campaign links and fee coverage on the donation routes (issue #23, sections 1 and 2), through app.inject on the real
  * app, database and test gateway: the fee's rounding at the issue's amounts, the total the gateway is asked to charge,
- * a fee or total sent by the browser ignored, and a campaign recorded only when CAMPAIGNS knows it.
+ * a fee or total sent by the browser ignored, and a campaign recorded only when known (CAMPAIGNS, made live campaigns at start: decision 0101).
  */
 
 /** The amounts each charge of the test gateway was asked for, in cents, in order. */

@@ -1,24 +1,24 @@
 import type { FastifyRequest } from 'fastify';
-import { knownCampaign } from '../../shared/campaign';
+import { normalizeCampaignSlug } from '../../shared/campaign';
 import { chargeFor, type FeeCoverageSettings } from '../../shared/fee-coverage';
 
 /**
  * What a donation records of campaign links and fee coverage (issue #23, sections 1 and 2; decision 0078).
  */
 
-/** The deployment's side of issue #23: the fee it offers to cover (null: FEE_COVERAGE=off) and the known campaigns (CAMPAIGNS). */
+/** The deployment's side of issue #23: the fee it offers to cover (null: FEE_COVERAGE=off). */
 export interface CampaignFeeSettings {
   feeCoverage: FeeCoverageSettings | null;
-  campaigns: readonly string[];
 }
 
-/** Nothing offered: no fee coverage and no campaign (the routes' default, for an app built without them). */
-export const NO_CAMPAIGN_FEE: CampaignFeeSettings = { feeCoverage: null, campaigns: [] };
+/** Nothing offered: no fee coverage (the routes' default, for an app built without it). */
+export const NO_CAMPAIGN_FEE: CampaignFeeSettings = { feeCoverage: null };
 
 /**
  * The columns of a donation of `giftCents` (issue #23): `amountCents`, the total charged (the gift plus the fee the
  * server computes when `coverFee` and the deployment offers it; never a fee from the browser), `feeCoveredCents`, and
- * `campaign`, the lower-cased slug when `settings.campaigns` lists it, else null (unknown or malformed: none).
+ * `campaign`, the lower-cased slug when well-formed, else null; the ledger records it only while that campaign is live
+ * (issue #34; ledger/campaign-entries.ts), so an unknown, draft, not yet open or ended one is recorded as none.
  */
 export function campaignFeeColumns(
   giftCents: number,
@@ -26,7 +26,7 @@ export function campaignFeeColumns(
   settings: CampaignFeeSettings,
 ): { amountCents: number; feeCoveredCents: number; campaign: string | null } {
   const { totalCents, feeCoveredCents } = chargeFor(giftCents, request.coverFee ?? false, settings.feeCoverage);
-  return { amountCents: totalCents, feeCoveredCents, campaign: knownCampaign(request.campaign, settings.campaigns) };
+  return { amountCents: totalCents, feeCoveredCents, campaign: normalizeCampaignSlug(request.campaign) };
 }
 
 /**

@@ -169,8 +169,9 @@ export async function registerSecurityHeaders(app: FastifyInstance, stripe?: Str
     frameguard: { action: 'deny' },
   });
   app.addHook('onSend', async (request, reply) => {
-    // API answers hold donor data (name, transaction id): never cached, errors included.
-    if (isApiUrl(request.url)) reply.header('cache-control', 'no-store');
+    // API answers hold donor data (name, transaction id): never cached, errors included. NOTE: but for an answer its route
+    // made public on purpose (a campaign's public figures, issue #34), which holds none.
+    if (isApiUrl(request.url) && !String(reply.getHeader('cache-control') ?? '').startsWith('public')) reply.header('cache-control', 'no-store');
   });
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, getTableColumns, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, inArray, is, isNull, lt, sql, SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
@@ -9,6 +9,7 @@ import type { Database } from '../db/client';
 import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } from '../db/schema';
 import { issueReceipt } from './receipt-entries';
 import { enqueueTributeCard, tributeColumns } from './tribute-entries';
+import { liveCampaignSlugSql } from './campaign-entries';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -42,7 +43,7 @@ export interface PendingDonation {
   isTestPayment: boolean;
   /** A gift in honour or in memory of someone, and whom to send its card to (issue #23, section 3). */
   tribute?: Tribute;
-  /** The known campaign of the donor's link, or null (issue #23, section 1). */
+  /** The lower-cased campaign slug of the donor's link, or null (issue #23); recorded only when that campaign is live (issue #34). */
   campaign?: string | null;
   /** Cents of amountCents that cover the card fee (issue #23, section 2); 0 by default. */
   feeCoveredCents?: number;
@@ -50,8 +51,11 @@ export interface PendingDonation {
   locale?: Locale;
 }
 
+/** A new donation's row, but its campaign: the SQL that records it only while live (campaign-entries.ts). */
+type PendingRow = Omit<NewDonationRow, 'campaign'> & { campaign: SQL | null };
+
 /** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
-function pendingRow(donationId: string, donation: PendingDonation): NewDonationRow {
+function pendingRow(donationId: string, donation: PendingDonation): PendingRow {
   return {
     id: donationId,
     status: 'pending',
@@ -75,7 +79,7 @@ function pendingRow(donationId: string, donation: PendingDonation): NewDonationR
     isTestPayment: donation.isTestPayment,
     paymentIntentId: donation.paymentIntentId,
     ...tributeColumns(donation.tribute),
-    campaign: donation.campaign,
+    campaign: liveCampaignSlugSql(donation.campaign),
     feeCoveredCents: donation.feeCoveredCents,
     locale: donation.locale,
   };
@@ -104,16 +108,21 @@ export interface IdempotencyClaim {
 }
 
 /** `("a", "b") SELECT $1::text, $2::integer` for an INSERT ... SELECT of one row's defined values. */
-function insertSelectOf(row: NewDonationRow): SQL {
+function insertSelectOf(row: PendingRow): SQL {
   const columns = getTableColumns(donations);
-  const entries = (Object.keys(row) as Array<keyof NewDonationRow>).filter((name) => row[name] !== undefined);
+  const entries = (Object.keys(row) as Array<keyof PendingRow>).filter((name) => row[name] !== undefined);
   const names = sql.join(
     entries.map((name) => sql.identifier(columns[name].name)),
     sql`, `,
   );
   // NOTE: the casts are needed: a parameter in a SELECT list has no type PostgreSQL could infer from the column.
   const values = sql.join(
-    entries.map((name) => sql`${sql.param(row[name], columns[name])}::${sql.raw(columns[name].getSQLType())}`),
+    entries.map((name) => {
+      const value = row[name];
+      // A value computed in SQL (the campaign, recorded only while live: campaign-entries.ts) goes in as it is.
+      const expression = is(value, SQL) ? value : sql.param(value, columns[name]);
+      return sql`${expression}::${sql.raw(columns[name].getSQLType())}`;
+    }),
     sql`, `,
   );
   return sql`(${names}) SELECT ${values}`;

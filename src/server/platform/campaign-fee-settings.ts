@@ -11,9 +11,9 @@ import { MAX_CAMPAIGN_SLUG_LENGTH, normalizeCampaignSlug } from '../../shared/ca
 const MAX_CAMPAIGNS = 200;
 
 /**
- * CAMPAIGNS: the known campaign slugs, separated by commas (spaces around them ignored), each letters, digits and
- * dashes, at most 64 characters; lower-cased (slugs are compared without case). A donation's campaign is recorded only
- * when listed here (issue #23: "an unknown or malformed slug is recorded as none").
+ * CAMPAIGNS: campaign slugs, separated by commas (spaces around them ignored), each letters, digits and dashes, at most
+ * 64 characters; lower-cased (slugs are compared without case). Since issue #34 campaigns live in the database: the
+ * first start after that change makes each one a live campaign, once (campaigns/upgrade.ts; decision 0101).
  */
 const campaignsVar = z.string().transform((value, ctx) => {
   const slugs = value.split(',').map((slug) => slug.trim()).filter((slug) => slug !== '');
@@ -29,6 +29,19 @@ const campaignsVar = z.string().transform((value, ctx) => {
   }
   return unique;
 });
+
+/** The longest a campaign's public figures may be cached, in ms (issue #34: "figures at most 60 seconds old"). */
+export const CAMPAIGN_FIGURES_MAX_AGE_MS = 60_000;
+
+/**
+ * CAMPAIGN_FIGURES_MAX_AGE_MS: how long a process keeps a campaign's public figures, 0 to 60,000 ms (default 60,000).
+ * Shorter only for tests that watch a figure move.
+ */
+const figuresMaxAgeMsVar = z
+  .string()
+  .regex(/^\d{1,5}$/, `must be a whole number of milliseconds from 0 to ${CAMPAIGN_FIGURES_MAX_AGE_MS}`)
+  .transform(Number)
+  .pipe(z.number().int().max(CAMPAIGN_FIGURES_MAX_AGE_MS, `must be a whole number of milliseconds from 0 to ${CAMPAIGN_FIGURES_MAX_AGE_MS}`));
 
 /** FEE_COVERAGE_PERCENT: 0 to 50, at most 3 decimals (2.9 means 2.9 %). */
 const feePercentVar = z
@@ -47,6 +60,7 @@ const feeFixedCentsVar = z
 /** The variables' schemas, for config.ts's EnvSchema (each wrapped there as optional). */
 export const CAMPAIGN_FEE_VARS = {
   CAMPAIGNS: campaignsVar,
+  CAMPAIGN_FIGURES_MAX_AGE_MS: figuresMaxAgeMsVar,
   FEE_COVERAGE: z.enum(['on', 'off'], { error: 'must be on or off' }),
   FEE_COVERAGE_PERCENT: feePercentVar,
   FEE_COVERAGE_FIXED_CENTS: feeFixedCentsVar,
@@ -55,6 +69,7 @@ export const CAMPAIGN_FEE_VARS = {
 /** The raw variables as validated. */
 export interface CampaignFeeVars {
   CAMPAIGNS?: string[];
+  CAMPAIGN_FIGURES_MAX_AGE_MS?: number;
   FEE_COVERAGE?: 'on' | 'off';
   FEE_COVERAGE_PERCENT?: number;
   FEE_COVERAGE_FIXED_CENTS?: number;

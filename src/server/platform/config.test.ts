@@ -56,6 +56,7 @@ describe('loadConfig', () => {
       digest: undefined,
       staffTimeZone: 'UTC',
       campaigns: [],
+      campaignFiguresMaxAgeMs: 60_000,
     });
   });
 

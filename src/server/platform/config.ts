@@ -9,7 +9,7 @@ import { DEFAULT_SITE_CONFIG, type SiteConfig } from '../../shared/site-config';
 import { DEFAULT_CARD_TESTING_SETTINGS, type CardTestingSettings } from './card-testing-settings';
 import { canonicalTimeZone } from './time-zone-name';
 import { stripeSettings, type StripeSettings } from './stripe-settings';
-import { CAMPAIGN_FEE_VARS, feeCoverageSettings } from './campaign-fee-settings';
+import { CAMPAIGN_FEE_VARS, CAMPAIGN_FIGURES_MAX_AGE_MS, feeCoverageSettings } from './campaign-fee-settings';
 
 /**
  * Server configuration, read from the environment in one place (DESIGN.md, example 10: create-t3-app's
@@ -243,6 +243,7 @@ const EnvSchema = z.object({
   BACKUP_KEEP: optionalVar(backupKeepVar),
   // Campaign links and fee coverage (issue #23).
   CAMPAIGNS: optionalVar(CAMPAIGN_FEE_VARS.CAMPAIGNS),
+  CAMPAIGN_FIGURES_MAX_AGE_MS: optionalVar(CAMPAIGN_FEE_VARS.CAMPAIGN_FIGURES_MAX_AGE_MS),
   FEE_COVERAGE: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE),
   FEE_COVERAGE_PERCENT: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE_PERCENT),
   FEE_COVERAGE_FIXED_CENTS: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE_FIXED_CENTS),
@@ -331,8 +332,13 @@ export interface ServerConfig {
    * of the digest; UTC when TZ is unset or names no IANA zone (a glibc form like `:/etc/localtime`).
    */
   staffTimeZone: string;
-  /** The known campaigns (CAMPAIGNS; issue #23, decision 0078): lower-case slugs a donation may be recorded with; none by default. */
+  /**
+   * The slugs of CAMPAIGNS (issue #23, decision 0078), lower-case; none by default. Since issue #34 only the first start
+   * after that change reads them, to make them campaigns (decision 0101).
+   */
   campaigns: readonly string[];
+  /** How long a campaign's public figures are kept, in ms (CAMPAIGN_FIGURES_MAX_AGE_MS, default 60,000; issue #34). */
+  campaignFiguresMaxAgeMs: number;
   /** Scheduled backups of the embedded database (BACKUP_DIR, BACKUP_HOUR, BACKUP_KEEP, TZ; issue #33); undefined when BACKUP_DIR is unset. */
   backup: BackupSettings | undefined;
 }
@@ -501,6 +507,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     staffTimeZone: canonicalTimeZone(vars.TZ ?? DEFAULT_DIGEST_TIME_ZONE) ?? DEFAULT_DIGEST_TIME_ZONE,
     campaigns: vars.CAMPAIGNS ?? [],
     backup: backupSettings(vars),
+    campaignFiguresMaxAgeMs: vars.CAMPAIGN_FIGURES_MAX_AGE_MS ?? CAMPAIGN_FIGURES_MAX_AGE_MS,
   };
 }
 

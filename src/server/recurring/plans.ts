@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lt, lte, notInArray, or, sql } fro
 import type { Database } from '../db/client';
 import type { CardBrand } from '../../shared/card';
 import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanStatus } from '../db/schema';
+import { liveCampaignSlugSql } from '../ledger/campaign-entries';
 import type { SavedPaymentMethod } from '../payments/gateway';
 import { chargeDate, firstPeriodOnOrAfter, isRecurringFrequency, startOfDay, type IsoDate } from './calendar';
 
@@ -206,7 +207,8 @@ async function findOrCreateRenewalDonation(db: Database, plan: RecurringPlanRow,
       amountCents: plan.amountCents + plan.feeCoveredCents,
       feeCoveredCents: plan.feeCoveredCents,
       locale: plan.locale,
-      campaign: first.campaign,
+      // Issue #34: a renewal counts for its plan's campaign only when charged while the campaign is live.
+      campaign: liveCampaignSlugSql(first.campaign),
       currency: plan.currency,
       frequency: plan.frequency,
       cause: plan.cause,

@@ -47,6 +47,9 @@ export const STAFF_API = {
   /** Issue #22: the mail outbox as staff need it, and a message sent again now. */
   mail: '/api/staff/mail',
   mailRetry: '/api/staff/mail/:id/retry',
+  /** Issue #34: campaigns (list, create), a campaign (page, edit). */
+  campaigns: '/api/staff/campaigns',
+  campaign: '/api/staff/campaigns/:id',
 } as const;
 
 /** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */
@@ -64,6 +67,8 @@ export const STAFF_PAGES = {
   plans: '/staff/plans',
   donors: '/staff/donors',
   mail: '/staff/mail',
+  /** Issue #34: campaigns, and a campaign's page (`/staff/campaigns/<id>`). */
+  campaigns: '/staff/campaigns',
 } as const;
 
 /** `pattern` (a {@link STAFF_API} path) with its `:id` filled with `id` (URI-encoded). */

@@ -1,5 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { AuditPage } from './audit/audit-page';
+import { CampaignPage } from './campaigns/campaign-page';
+import { CampaignsPage } from './campaigns/campaigns-page';
 import { DashboardPage } from './dashboard/dashboard-page';
 import { RequireStaffOrigin } from './layout/wrong-origin';
 import { DonationPage } from './donation/donation-page';
@@ -43,6 +45,8 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.donors)} element={<StaffLayout><DonorsPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donor)} element={<StaffLayout><DonorPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.mail)} element={<StaffLayout><MailPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.campaigns)} element={<StaffLayout><CampaignsPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.campaign)} element={<StaffLayout><CampaignPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.audit)} element={<StaffLayout><AuditPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.team)} element={<StaffLayout><TeamPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.passkeys)} element={<StaffLayout><PasskeysPage /></StaffLayout>} />

@@ -22,6 +22,8 @@ export const STAFF_PAGES = {
   donors: SHARED_STAFF_PAGES.donors,
   donor: `${SHARED_STAFF_PAGES.donors}/:id`,
   mail: SHARED_STAFF_PAGES.mail,
+  campaigns: SHARED_STAFF_PAGES.campaigns,
+  campaign: `${SHARED_STAFF_PAGES.campaigns}/:id`,
   /** The signed-in member's passkeys: list, add, remove. */
   passkeys: `${SHARED_STAFF_PAGES.root}/passkeys`,
 } as const;
@@ -39,4 +41,9 @@ export function planPagePath(id: string): string {
 /** The page of one donor: `/staff/donors/<donor key>` (issue #22; the key: server/staff/donor-key.ts). */
 export function donorPagePath(donorKey: string): string {
   return `${STAFF_PAGES.donors}/${encodeURIComponent(donorKey)}`;
+}
+
+/** The page of one campaign: `/staff/campaigns/<id>` (issue #34). */
+export function campaignPagePath(id: string): string {
+  return `${STAFF_PAGES.campaigns}/${encodeURIComponent(id)}`;
 }

@@ -11,6 +11,7 @@ const NAV_ITEMS: { label: string; to: string; right?: StaffRight }[] = [
   { label: 'Donations', to: STAFF_PAGES.donations },
   { label: 'Plans', to: STAFF_PAGES.plans },
   { label: 'Donors', to: STAFF_PAGES.donors },
+  { label: 'Campaigns', to: STAFF_PAGES.campaigns },
   { label: 'Mail', to: STAFF_PAGES.mail },
   { label: 'Audit', to: STAFF_PAGES.audit, right: 'audit' },
   { label: 'Team', to: STAFF_PAGES.team, right: 'team' },

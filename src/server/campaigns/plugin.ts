@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../db/client';
+import type { Clock } from '../platform/clock';
+import type { ServerConfig } from '../platform/config';
+import { createCampaignFiguresCache, type CampaignFiguresCache } from './figures-cache';
+import { campaignRoutes } from './routes';
+import { upgradeCampaignsSetting } from './upgrade';
+
+/**
+ * Campaigns that staff run (issue #34; decision 0101), the public side: the upgrade from CAMPAIGNS (once per database,
+ * before the app answers) and `GET /api/campaigns/<slug>`. Resolves with the figures cache, which the donate page's
+ * campaign hero reads too. Rejects when the upgrade fails (the app does not start).
+ */
+export async function registerCampaigns(
+  app: FastifyInstance,
+  { db, config, clock }: { db: Database; config: ServerConfig; clock: Clock },
+): Promise<CampaignFiguresCache> {
+  await upgradeCampaignsSetting(db, config.campaigns, app.log);
+  const figures = createCampaignFiguresCache({ db, clock, maxAgeMs: config.campaignFiguresMaxAgeMs });
+  await app.register(campaignRoutes, { figures });
+  return figures;
+}
