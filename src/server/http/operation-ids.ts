@@ -23,6 +23,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/create-payment-intent': 'createPaymentIntent',
   'POST /api/confirm-donation': 'confirmDonation',
   'GET /api/donations/stats': 'getDonationStats',
+  // A campaign's public figures (its goal bar).
+  'GET /api/campaigns/:slug': 'getCampaign',
   // Receipts, by capability link.
   'GET /api/receipts/pdf/:token': 'getReceiptPdf',
   'POST /api/receipts/resend': 'emailReceiptLinks',
@@ -77,4 +79,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/staff/donors/:id/statements/resend': 'resendStaffDonorStatement',
   'GET /api/staff/mail': 'listStaffMail',
   'POST /api/staff/mail/:id/retry': 'retryStaffMail',
+  // The staff back office: campaigns.
+  'GET /api/staff/campaigns': 'listStaffCampaigns',
+  'POST /api/staff/campaigns': 'createStaffCampaign',
+  'GET /api/staff/campaigns/:id': 'getStaffCampaign',
+  'PUT /api/staff/campaigns/:id': 'changeStaffCampaign',
 };
