@@ -386,7 +386,7 @@ export const mailOutbox = pgTable(
     staffLinkId: uuid('staff_link_id').references((): AnyPgColumn => staffLinks.id),
     /**
      * The language a donor asked for the message in (issue #24): the page's language of a `receipt_links` or
-     * `manage_links` request. NULL: the message follows its gift's or plan's language (decision 0095).
+     * `manage_links` request. NULL: the message follows its gift's or plan's language (decision 0094).
      */
     locale: text('locale', { enum: LOCALES }),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),

@@ -21,7 +21,7 @@ import { type Locale, SOURCE_LOCALE } from '../../shared/i18n/locales';
 import { serverI18n } from '../i18n/catalogues';
 
 /**
- * The language of a message listing an address's receipts (issue #24; decision 0095): the one the donor asked in
+ * The language of a message listing an address's receipts (issue #24; decision 0094): the one the donor asked in
  * (`row.locale`, the page's language of a resend request), else the latest listed gift's (`receipts` oldest first).
  */
 function listLocale(row: MailOutboxRow, receipts: ReceiptDetails[]): Locale {

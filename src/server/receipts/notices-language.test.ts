@@ -12,7 +12,7 @@ import { createTestApp, validSubmission, type CsrfCredentials, type TestApp } fr
 import { RESEND_WINDOW_MS } from './resend';
 
 /**
- * The receipt messages after a gift speak the donor's language (issue #24; decision 0095), through the real app, its
+ * The receipt messages after a gift speak the donor's language (issue #24; decision 0094), through the real app, its
  * outbox and relay, and a real SMTP server: a refund's notices (partial and void) in the gift's language; the
  * receipts-again e-mail in the language of the page the donor asked from (the gift's when the request names none);
  * the year-end statement in the donor's latest gift's language. Links lead to that language's pages.
