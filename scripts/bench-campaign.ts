@@ -1,5 +1,5 @@
-import os from 'node:os';
 import { sql } from 'drizzle-orm';
+import { loadAverageNow, printMachine } from './bench-machine';
 import { countCampaign } from '../src/server/campaigns/counting';
 import { campaigns } from '../src/server/db/schema';
 import { seedStaffDonations } from '../src/server/testing/staff-donations-seed';
@@ -86,8 +86,7 @@ async function seed(t: TestApp): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const loadAtStart = os.loadavg();
-  const cpus = os.cpus();
+  const loadAtStart = loadAverageNow();
   const postgresUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES_URL;
   const stopPostgres = await startTestPostgres(postgresUrl);
   // NOTE: one database, two apps on it: the first keeps the figures a minute (as deployed), the second nothing.
@@ -123,9 +122,7 @@ async function main(): Promise<void> {
     await deployed.close();
     await stopPostgres();
   }
-  const loadAverage = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
-  console.log(`\nMachine: ${cpus.length} x ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`Load average (1, 5, 15 min) at the start: ${loadAverage(loadAtStart)}; at the end: ${loadAverage(os.loadavg())}`);
+  printMachine(loadAtStart);
   console.log(met ? 'The figures as deployed met the target.' : 'The figures as deployed missed the target (a busy machine slows every figure).');
   if (!met) process.exitCode = 1;
 }

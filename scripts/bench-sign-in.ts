@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { loadAverageNow, onThrowAwayEmbeddedServer, printMachine } from './bench-machine';
 import { STAFF_API } from '../src/shared/staff/paths';
-import { startEmbeddedPostgres } from '../src/server/db/embedded-postgres';
 import { StaffBrowser } from '../src/server/staff/testing/staff-browser';
 import { signInStaffForTest } from '../src/server/staff/testing/staff-session';
 import { createTestApp } from '../src/server/testing/test-app';
@@ -89,23 +86,9 @@ async function benchmark(serverUrl: string): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const loadAtStart = os.loadavg();
-  const cpus = os.cpus();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reef-bench-sign-in-'));
-  let within: boolean;
-  try {
-    const server = await startEmbeddedPostgres(dataDir, { durable: false });
-    try {
-      within = await benchmark(server.databaseUrl);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  const loadAverage = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
-  console.log(`\nMachine: ${cpus.length} x ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`Load average (1, 5, 15 min) at the start: ${loadAverage(loadAtStart)}; at the end: ${loadAverage(os.loadavg())}`);
+  const loadAtStart = loadAverageNow();
+  const within = await onThrowAwayEmbeddedServer('reef-bench-sign-in-', benchmark);
+  printMachine(loadAtStart);
   console.log(within ? 'The two paths answer alike.' : 'The two paths do not answer alike (see above; a busy machine blurs every figure).');
 }
 

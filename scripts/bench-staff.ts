@@ -1,9 +1,6 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { asc, sql } from 'drizzle-orm';
+import { loadAverageNow, onThrowAwayEmbeddedServer, printMachine } from './bench-machine';
 import { STAFF_API, staffApiPath } from '../src/shared/staff/paths';
-import { startEmbeddedPostgres } from '../src/server/db/embedded-postgres';
 import { receipts, recurringPlans } from '../src/server/db/schema';
 import { signInStaffForTest, type StaffTestSession } from '../src/server/staff/testing/staff-session';
 import { seedStaffDonations, seedStaffPlans } from '../src/server/testing/staff-donations-seed';
@@ -163,26 +160,12 @@ async function benchmarkDonors(t: TestApp, session: StaffTestSession): Promise<b
 }
 
 async function main(): Promise<void> {
-  const loadAtStart = os.loadavg();
-  const cpus = os.cpus();
+  const loadAtStart = loadAverageNow();
   const postgresUrl = process.env.DATABASE_URL ?? LOCAL_POSTGRES_URL;
   const onPostgres = await benchmark(`PostgreSQL (${postgresUrl.replace(/\/\/[^@]*@/, '//')})`, postgresUrl, 100_000);
 
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'reef-bench-staff-'));
-  let onEmbedded: boolean;
-  try {
-    const server = await startEmbeddedPostgres(dataDir, { durable: false });
-    try {
-      onEmbedded = await benchmark('Embedded PostgreSQL 18', server.databaseUrl, 10_000);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-  const loadAverage = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
-  console.log(`\nMachine: ${cpus.length} x ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString()}`);
-  console.log(`Load average (1, 5, 15 min) at the start: ${loadAverage(loadAtStart)}; at the end: ${loadAverage(os.loadavg())}`);
+  const onEmbedded = await onThrowAwayEmbeddedServer('reef-bench-staff-', (databaseUrl) => benchmark('Embedded PostgreSQL 18', databaseUrl, 10_000));
+  printMachine(loadAtStart);
   console.log(onPostgres && onEmbedded ? 'Every p95 met the target.' : 'Some p95 missed the target (see above; a busy machine slows every figure).');
 }
 
