@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { CAMPAIGN_STATUSES } from '../campaign-api';
 import { CAUSES } from '../causes';
+import { atMost, textField } from '../field-rules';
 import { FREQUENCIES } from '../frequencies';
 import { LOCALES, SOURCE_LOCALE } from '../i18n/locales';
-import { DollarsAsCentsSchema } from './donations-api';
+import { DollarsAsCentsSchema, StaffSearchSchema } from './donations-api';
 
 /**
  * The staff campaigns API (issue #34, "Staff run campaigns"; decision 0101): the list's query and rows, a campaign's
@@ -47,8 +48,8 @@ export const CampaignSlugSchema = z
 
 /** A campaign's title and description in one language. */
 const CampaignTextSchema = z.strictObject({
-  title: z.string().trim().max(MAX_CAMPAIGN_TITLE_LENGTH, { error: `Use at most ${MAX_CAMPAIGN_TITLE_LENGTH} characters` }),
-  description: z.string().trim().max(MAX_CAMPAIGN_DESCRIPTION_LENGTH, { error: `Use at most ${MAX_CAMPAIGN_DESCRIPTION_LENGTH} characters` }),
+  title: textField([[atMost(MAX_CAMPAIGN_TITLE_LENGTH), `Use at most ${MAX_CAMPAIGN_TITLE_LENGTH} characters`]]),
+  description: textField([[atMost(MAX_CAMPAIGN_DESCRIPTION_LENGTH), `Use at most ${MAX_CAMPAIGN_DESCRIPTION_LENGTH} characters`]], 'multi'),
 });
 
 /**
@@ -103,7 +104,7 @@ export type StaffCampaignInput = z.output<typeof StaffCampaignInputSchema>;
 /** Query of `GET /api/staff/campaigns`: `status` (one of CAMPAIGN_STATUSES) and `q` (a slug or title, from its start). */
 export const StaffCampaignListQuerySchema = z.strictObject({
   status: z.enum(CAMPAIGN_STATUSES, { error: oneOf(CAMPAIGN_STATUSES) }).optional(),
-  q: z.string().trim().max(100, { error: 'Search with at most 100 characters' }).optional(),
+  q: StaffSearchSchema.optional(),
 });
 /** A parsed list query. */
 export type StaffCampaignListQuery = z.output<typeof StaffCampaignListQuerySchema>;

@@ -1,8 +1,6 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -14,6 +12,7 @@ import { FREQUENCIES, FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffCampaign, StaffCampaignInputFields } from '../../../shared/staff/campaigns-api';
 import { StaffApiError } from '../api/staff-fetch';
 import { saveCampaign } from './campaigns-api';
+import { DialogError, DialogFooter } from '../components/dialog-footer';
 
 /** The form's text fields, as typed. */
 interface Typed {
@@ -169,23 +168,16 @@ export function CampaignDialog({ campaign, timeZone, onSaved, onClose }: { campa
           {select('presetCause', 'Preselected cause', CAUSES.map((value): [string, string] => [value, CAUSE_DETAILS[value].displayName]))}
           <FormControlLabel control={<Checkbox checked={showSupporters} onChange={(event) => setShowSupporters(event.target.checked)} />} label="Show the supporters' list" />
           <FormControlLabel control={<Checkbox checked={published} onChange={(event) => setPublished(event.target.checked)} />} label="Published (a draft's link is unknown to donors)" />
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
+          <DialogError message={error} />
           <Typography variant="body2" sx={{ mt: 1 }}>
             Every change is recorded in the audit log.
           </Typography>
         </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
+        <DialogFooter onClose={onClose} busy={busy}>
           <Button type="submit" variant="contained" disabled={busy}>
             {campaign ? 'Save the campaign' : 'Create the campaign'}
           </Button>
-        </DialogActions>
+        </DialogFooter>
       </form>
     </Dialog>
   );

@@ -1,8 +1,6 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -12,6 +10,7 @@ import { type FormEvent, useState } from 'react';
 import { StaffApiError } from '../api/staff-fetch';
 import { describeError } from '../components/describe-error';
 import { correctEmail } from './donation-api';
+import { DialogError, DialogFooter } from '../components/dialog-footer';
 
 /** Props of {@link CorrectEmailDialog}: the donation, its current address, and what to do once corrected or closed. */
 export interface CorrectEmailDialogProps {
@@ -72,20 +71,13 @@ export function CorrectEmailDialog({ donationId, currentEmail, hasPlan, onCorrec
             helperText={fieldError}
           />
           <FormControlLabel control={<Checkbox checked={resend} onChange={(event) => setResend(event.target.checked)} />} label="Resend the receipt to the new address" />
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 1 }}>
-              {error}
-            </Alert>
-          )}
+          <DialogError message={error} />
         </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
+        <DialogFooter onClose={onClose} busy={busy}>
           <Button type="submit" variant="contained" disabled={busy}>
             {resend ? 'Correct and resend' : 'Correct the e-mail'}
           </Button>
-        </DialogActions>
+        </DialogFooter>
       </form>
     </Dialog>
   );

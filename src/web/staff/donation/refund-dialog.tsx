@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -18,6 +17,7 @@ import { signInWithPasskey } from '../session/session-api';
 import { refundDonation } from './donation-api';
 import { parseRefundAmount } from './refund-amount';
 import { describeRefund, type RefundSubject } from './refund-summary';
+import { DialogError, DialogFooter } from '../components/dialog-footer';
 
 /** Props of {@link RefundDialog}: the donation, and what to do once refunded (with the sentence to announce) or closed. */
 export interface RefundDialogProps {
@@ -128,16 +128,9 @@ export function RefundDialog({ donationId, subject, onRefunded, onClose }: Refun
             Refunds need a passkey sign-in within the last 15 minutes. Confirm it is you with your passkey; the refund is then sent.
           </Alert>
         )}
-        {error && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            {error}
-          </Alert>
-        )}
+        <DialogError message={error} />
       </DialogContent>
-      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={onClose} disabled={busy}>
-          Cancel
-        </Button>
+      <DialogFooter onClose={onClose} busy={busy}>
         {needsPasskey ? (
           <Button variant="contained" onClick={() => void confirmAndRetry()} disabled={busy}>
             Confirm with your passkey and refund
@@ -147,7 +140,7 @@ export function RefundDialog({ donationId, subject, onRefunded, onClose }: Refun
             Refund {amount.amountCents !== undefined ? formatCents(amount.amountCents) : ''}
           </Button>
         )}
-      </DialogActions>
+      </DialogFooter>
       </form>
     </Dialog>
   );

@@ -1,7 +1,5 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
@@ -9,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { describeError } from '../components/describe-error';
 import { resendStatement } from './donors-api';
+import { DialogError, DialogFooter } from '../components/dialog-footer';
 
 /** Props of {@link StatementDialog}: the donor, their address, the years with a statement, and what to do once sent or closed. */
 export interface StatementDialogProps {
@@ -56,20 +55,13 @@ export function StatementDialog({ donorKey, email, years, onSent, onClose }: Sta
               </option>
             ))}
           </TextField>
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
+          <DialogError message={error} />
         </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
+        <DialogFooter onClose={onClose} busy={busy}>
           <Button type="submit" variant="contained" disabled={busy}>
             Send the statement
           </Button>
-        </DialogActions>
+        </DialogFooter>
       </form>
     </Dialog>
   );

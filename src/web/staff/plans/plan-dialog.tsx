@@ -1,11 +1,10 @@
-import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, type ReactNode, useId } from 'react';
+import { DialogError, DialogFooter } from '../components/dialog-footer';
 
 /** Props of {@link PlanDialog}. */
 export interface PlanDialogProps {
@@ -47,20 +46,13 @@ export function PlanDialog({ title, effect, children, submitLabel, destructive =
             {effect}
           </Typography>
           {children}
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
+          <DialogError message={error} />
         </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Keep as it is
-          </Button>
+        <DialogFooter onClose={onClose} busy={busy} closeLabel="Keep as it is">
           <Button type="submit" variant="contained" color={destructive ? 'error' : 'primary'} disabled={busy} autoFocus={children === undefined}>
             {submitLabel}
           </Button>
-        </DialogActions>
+        </DialogFooter>
       </form>
     </Dialog>
   );
