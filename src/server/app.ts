@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { registerAdminAudit } from './admin/audit';
 import { registerBackups } from './backups/plugin';
 import { registerAdmin } from './admin/plugin';
+import { campaignHeroHtml } from './campaigns/hero';
 import { registerCampaigns } from './campaigns/plugin';
 import { registerCardTestingDefence } from './card-testing/defence';
 import type { ServerConfig } from './platform/config';
@@ -169,7 +170,7 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     campaignFee: { feeCoverage: config.site.feeCoverage },
   });
   // Campaigns (issue #34): CAMPAIGNS made campaigns once per database, and their public figures.
-  await registerCampaigns(app, { db, config, clock: clock ?? systemClock });
+  const campaignFigures = await registerCampaigns(app, { db, config, clock: clock ?? systemClock });
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
@@ -232,7 +233,13 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   await app.register(staffCampaignRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone, publicUrl: config.site.publicUrl });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
-  await registerSite(app, config);
+  // A campaign link's hero in the pre-rendered page's first HTML (issue #34, decision 0102), from the figures cache.
+  await registerSite(app, config, {
+    campaignHero: async (slug, locale) => {
+      const found = await campaignFigures.publicCampaign(slug, locale);
+      return found && campaignHeroHtml({ figures: found.figures, locale, now: (clock ?? systemClock).now(), timeZone: config.staffTimeZone });
+    },
+  });
   await app.ready();
   return app;
 }

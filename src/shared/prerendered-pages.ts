@@ -40,3 +40,18 @@ export function prerenderedPageFor(url: string): PrerenderedPage | undefined {
   const pathname = normalizePathname(url.split(/[?#]/, 1)[0] ?? '');
   return PRERENDERED_PAGES.find((page) => page.path === pathname);
 }
+
+/**
+ * Id of the empty element at the top of the pre-rendered landing hero that the server fills, for a campaign link
+ * (`/donate?campaign=<slug>`), with the campaign's hero (issue #34; decision 0102). The app keeps what the server put
+ * there and hides the default hero's texts beside it.
+ */
+export const CAMPAIGN_HERO_SLOT_ID = 'campaign-hero';
+
+/** Where the pre-rendered page's empty campaign hero slot ({@link CAMPAIGN_HERO_SLOT_ID}) opens and closes. */
+const SLOT = /* @__PURE__ */ new RegExp(`(<div[^>]*\\sid="${CAMPAIGN_HERO_SLOT_ID}"[^>]*>)(</div>)`);
+
+/** `page` with `heroHtml` inside its campaign hero slot; `page` itself when it has no empty slot. */
+export function fillCampaignHeroSlot(page: string, heroHtml: string): string {
+  return page.replace(SLOT, (_match, open: string, close: string) => `${open}${heroHtml}${close}`);
+}

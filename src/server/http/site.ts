@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { localeOfPath, localizedPath } from '../../shared/i18n/locale-paths';
 import { type Locale, localeFromAcceptLanguage, LOCALES } from '../../shared/i18n/locales';
 import { alternateLinksHtml, localizePageHead } from '../../shared/i18n/page-head';
-import { prerenderedPageFor, PRERENDERED_PAGES } from '../../shared/prerendered-pages';
+import { fillCampaignHeroSlot, prerenderedPageFor, PRERENDERED_PAGES } from '../../shared/prerendered-pages';
+import { CAMPAIGN_PARAM, normalizeCampaignSlug } from '../../shared/campaign';
 import { isPageSectionPath, isStaffPagePath, PATHS } from '../../shared/site-paths';
 import { serverI18n } from '../i18n/catalogues';
 import { SITE_CONFIG_META_NAME, type SiteConfig } from '../../shared/site-config';
@@ -116,12 +117,25 @@ function shellTexts(locale: Locale): { title: string; description: string; noscr
 }
 
 /**
+ * The campaign hero's markup (escaped, ready for the page) of the campaign `slug` (lower-case) in `locale`, or undefined
+ * for an unknown or draft campaign (issue #34; decision 0102). Rejects when the figures cannot be read.
+ */
+export type CampaignHeroOf = (slug: string, locale: Locale) => Promise<string | undefined>;
+
+/**
  * Registers the site's routes on `app`. Reads WEB_ROOT/index.html once, now; when it is missing, page
  * routes answer 503 with {@link SITE_NOT_BUILT_MESSAGE} (API-only tests, or before `npm run build`).
  * The page response carries `Cache-Control: no-cache`, the CSRF cookies, the site-config meta tag and this
- * response's CSP nonce on its `<script>`/`<style>` tags and in `<meta property="csp-nonce">` (issue #4).
+ * response's CSP nonce on its `<script>`/`<style>` tags and in `<meta property="csp-nonce">` (issue #4). A campaign link
+ * to a pre-rendered page (`/donate?campaign=<slug>`) gets `campaignHero`'s markup in the page's campaign hero slot (issue
+ * #34, decision 0102: the campaign's texts and figures in the first HTML); an unknown or draft campaign, or figures that
+ * cannot be read (logged), leave the page as it is.
  */
-export async function registerSite(app: FastifyInstance, config: Pick<ServerConfig, 'webRoot' | 'site'>): Promise<void> {
+export async function registerSite(
+  app: FastifyInstance,
+  config: Pick<ServerConfig, 'webRoot' | 'site'>,
+  { campaignHero }: { campaignHero?: CampaignHeroOf } = {},
+): Promise<void> {
   const indexHtml = await readPageFile(config.webRoot, 'index.html');
   // NOTE: the page is prepared once; each response only joins it with its own CSP nonce (issue #4).
   const prepare = (html: string) => prepareNoncedPage(injectSiteConfig(html, config.site));
@@ -140,16 +154,32 @@ export async function registerSite(app: FastifyInstance, config: Pick<ServerConf
     if (html !== undefined) prerendered.set(route, prepare(html.replace(alternateLinksHtml(route), alternateLinksHtml(route, config.site.publicUrl))));
   }
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+  /** The campaign hero of `request`'s campaign link to the pre-rendered page in `locale`, or undefined. */
+  const campaignHeroOfRequest = async (request: FastifyRequest, locale: Locale): Promise<string | undefined> => {
+    if (campaignHero === undefined) return undefined;
+    const slug = normalizeCampaignSlug(new URLSearchParams(request.url.split('?')[1]?.split('#')[0] ?? '').get(CAMPAIGN_PARAM));
+    if (slug === null) return undefined;
+    try {
+      return await campaignHero(slug, locale);
+    } catch (error) {
+      request.log.error({ err: error, campaign: slug }, 'The campaign hero could not be read; the page is sent without it');
+      return undefined;
+    }
+  };
+
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const page = shells.get(localeOfPath(request.url.split(/[?#]/, 1)[0] ?? '/'));
     if (page === undefined) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(SITE_NOT_BUILT_MESSAGE);
     }
     issueCsrfCookies(request, reply);
-    const chosen = prerendered.get(prerenderedPageFor(request.url)?.path ?? '') ?? page;
+    const prerenderedPage = prerenderedPageFor(request.url);
+    const chosen = prerendered.get(prerenderedPage?.path ?? '');
     if (isStaffPagePath(request.url.split('?')[0] ?? '')) reply.headers(STAFF_PAGE_HEADERS);
     else reply.header('cache-control', 'no-cache');
-    return reply.type('text/html; charset=utf-8').send(chosen.render(cspNonce(reply)));
+    const html = (chosen ?? page).render(cspNonce(reply));
+    const hero = chosen && prerenderedPage ? await campaignHeroOfRequest(request, prerenderedPage.locale) : undefined;
+    return reply.type('text/html; charset=utf-8').send(hero === undefined ? html : fillCampaignHeroSlot(html, hero));
   };
 
   await app.register(fastifyStatic, {

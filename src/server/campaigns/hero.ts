@@ -1,0 +1,99 @@
+import type { CampaignFigures } from '../../shared/campaign-api';
+import type { Locale } from '../../shared/i18n/locales';
+import { centsToDollars, formatDollars } from '../../shared/money';
+import { serverI18n } from '../i18n/catalogues';
+
+/**
+ * The campaign hero of a campaign link (issue #34, "Donors see it"; decision 0102): markup the server puts into the
+ * pre-rendered landing page, in the hero's place, so the campaign's texts and figures are in the first HTML.
+ */
+
+/** `value` escaped for HTML text and double- or single-quoted attributes (OWASP XSS Prevention, rules 1 and 2). */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** The calendar day of `instant` in `timeZone`, as a count of days since 1970-01-01. */
+function calendarDay(instant: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(instant);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day')) / 86_400_000;
+}
+
+/**
+ * How long a live campaign has left at `now`, in words of `locale` (issue #34: "12 days left", "Ends today at 6 pm",
+ * never "0 days left"): on the end's calendar day in `timeZone` (TZ), the hour it ends; before, the calendar days left.
+ */
+export function timeLeftText(endsAt: Date, now: Date, locale: Locale, timeZone: string): string {
+  const i18n = serverI18n(locale);
+  const days = calendarDay(endsAt, timeZone) - calendarDay(now, timeZone);
+  if (days <= 0) {
+    const time = new Intl.DateTimeFormat(locale, { timeZone, hour: 'numeric', minute: endsAt.getUTCMinutes() === 0 ? undefined : '2-digit' }).format(endsAt);
+    return i18n._('campaign.hero.endsToday', { time });
+  }
+  return i18n._('campaign.hero.daysLeft', { count: days });
+}
+
+/** What {@link campaignHeroHtml} shows: the public figures (title and description already in the page's language). */
+export interface CampaignHeroInput {
+  figures: CampaignFigures;
+  locale: Locale;
+  now: Date;
+  /** The deployment's time zone (TZ), in which dates and hours are written. */
+  timeZone: string;
+}
+
+/**
+ * The campaign hero's markup (decision 0102), every staff-supplied text HTML-escaped: the title (`h1`) and description,
+ * then by status: live, the raised amount, and with a goal the goal, percentage and a `progressbar` (aria-valuenow, min,
+ * max and aria-valuetext in words), the number of donors and the time left; scheduled, when it opens and that gifts go to
+ * the general work; ended, that it has ended, what it raised, and the same. Styled with inline `style` attributes
+ * (allowed by the CSP's `style-src-attr`), so it needs no script or style tag.
+ */
+export function campaignHeroHtml({ figures, locale, now, timeZone }: CampaignHeroInput): string {
+  const i18n = serverI18n(locale);
+  const money = (cents: number) => formatDollars(centsToDollars(cents), locale === 'es' ? 'es-US' : 'en-US');
+  const raised = money(figures.raisedCents);
+  const dateTime = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  const paragraph = (text: string, style = 'margin:0 0 16px;font-size:1.0625rem;max-width:60ch') =>
+    `<p style="${style}">${escapeHtml(text)}</p>`;
+  let body = '';
+  if (figures.status === 'scheduled' && figures.startsAt !== null) {
+    body = paragraph(i18n._('campaign.hero.opens', { date: dateTime(figures.startsAt) }));
+  } else if (figures.status === 'ended') {
+    body = paragraph(i18n._('campaign.hero.ended', { raised }));
+  } else {
+    const facts: string[] = [];
+    if (figures.goalCents === null) {
+      facts.push(i18n._('campaign.hero.raised', { raised }));
+    } else {
+      const goal = money(figures.goalCents);
+      const percent = Math.floor((figures.raisedCents * 100) / figures.goalCents);
+      const shown = Math.min(100, percent);
+      facts.push(i18n._('campaign.hero.raisedOfGoal', { raised, goal }), i18n._('campaign.hero.percent', { percent }));
+      body +=
+        `<div role="progressbar" aria-label="${escapeHtml(i18n._('campaign.hero.progressLabel'))}" aria-valuemin="0" ` +
+        `aria-valuemax="100" aria-valuenow="${shown}" aria-valuetext="${escapeHtml(i18n._('campaign.hero.progressText', { raised, goal, percent }))}" ` +
+        `style="height:12px;border-radius:6px;background:rgba(255,255,255,0.3);overflow:hidden;margin:0 0 12px;max-width:60ch">` +
+        `<div style="height:100%;width:${shown}%;background:#ffffff"></div></div>`;
+    }
+    facts.push(i18n._('campaign.hero.donors', { count: figures.donorCount }));
+    if (figures.endsAt !== null) facts.push(timeLeftText(new Date(figures.endsAt), now, locale, timeZone));
+    body +=
+      '<ul style="list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px 24px;font-size:1.0625rem;font-weight:600">' +
+      facts.map((fact) => `<li>${escapeHtml(fact)}</li>`).join('') +
+      '</ul>';
+  }
+  const description = figures.description === '' ? '' : paragraph(figures.description);
+  return (
+    `<h1 style="margin:0 0 16px;font-size:clamp(1.75rem,6vw,2.5rem);line-height:1.2;font-weight:700;overflow-wrap:anywhere">${escapeHtml(figures.title)}</h1>` +
+    description +
+    body
+  );
+}
