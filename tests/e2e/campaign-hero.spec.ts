@@ -73,6 +73,11 @@ test('a live campaign link shows its title, description and progress bar in the 
   expect(await page.evaluate(() => (window as unknown as { cls: number }).cls)).toBe(0);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Coral nurseries');
   await expectNoAxeViolations(page, 'a campaign link');
+  // Back from the form inside the app, the campaign's heading takes the focus (the landing heading is hidden behind it).
+  await page.getByRole('button', { name: 'Marine Protected Areas Management' }).click();
+  await page.getByRole('button', { name: 'Continue to Donation' }).click();
+  await page.getByRole('link', { name: 'Change donation' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Coral nurseries' })).toBeFocused();
   await page.setViewportSize({ width: 320, height: 800 });
   await expectNoHorizontalScroll(page, 'a campaign link at 320 px');
 

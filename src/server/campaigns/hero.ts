@@ -92,7 +92,7 @@ export function campaignHeroHtml({ figures, locale, now, timeZone }: CampaignHer
   }
   const description = figures.description === '' ? '' : paragraph(figures.description);
   return (
-    `<h1 style="margin:0 0 16px;font-size:clamp(1.75rem,6vw,2.5rem);line-height:1.2;font-weight:700;overflow-wrap:anywhere">${escapeHtml(figures.title)}</h1>` +
+    `<h1 tabindex="-1" style="margin:0 0 16px;font-size:clamp(1.75rem,6vw,2.5rem);line-height:1.2;font-weight:700;overflow-wrap:anywhere">${escapeHtml(figures.title)}</h1>` +
     description +
     body
   );
