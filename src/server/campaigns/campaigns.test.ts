@@ -6,6 +6,7 @@ import { adminDonationRefundPath } from '../admin/paths';
 import { campaigns, donations, recurringPlans } from '../db/schema';
 import { manualClock } from '../platform/clock';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
+import { insertCampaign } from './testing/campaign-rows';
 
 /**
  * Campaigns' public figures (issue #34, "What counts" and "GET /api/campaigns/<slug>"; decision 0101), through the real
@@ -32,15 +33,7 @@ beforeEach(async () => {
 const HOUR_MS = 3_600_000;
 
 /** Writes a campaign `slug` (published unless said), with the columns of `values`. */
-async function campaign(slug: string, values: Partial<typeof campaigns.$inferInsert> = {}) {
-  await t.db.insert(campaigns).values({
-    slug,
-    texts: { en: { title: 'Spring appeal', description: 'Nurseries for elkhorn coral.' }, es: { title: 'Campaña de primavera', description: 'Viveros de coral cuerno de alce.' } },
-    goalCents: 100_000,
-    published: true,
-    ...values,
-  });
-}
+const campaign = (slug: string, values: Parameters<typeof insertCampaign>[2] = {}) => insertCampaign(t.db, slug, values);
 
 /** GET /api/campaigns/<slug> with `query`. */
 const figuresOf = (slug: string, query = '') => t.app.inject({ method: 'GET', url: `/api/campaigns/${slug}${query}` });

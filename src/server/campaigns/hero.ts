@@ -2,21 +2,13 @@ import type { CampaignFigures } from '../../shared/campaign-api';
 import type { Locale } from '../../shared/i18n/locales';
 import { centsToDollars, formatDollars } from '../../shared/money';
 import { serverI18n } from '../i18n/catalogues';
+import { escapeHtml } from '../../shared/html-escape';
 
 /**
  * The campaign hero of a campaign link (issue #34, "Donors see it"; decision 0102): markup the server puts into the
  * pre-rendered landing page, in the hero's place, so the campaign's texts and figures are in the first HTML.
  */
 
-/** `value` escaped for HTML text and double- or single-quoted attributes (OWASP XSS Prevention, rules 1 and 2). */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** The calendar day of `instant` in `timeZone`, as a count of days since 1970-01-01. */
 function calendarDay(instant: Date, timeZone: string): number {

@@ -3,6 +3,7 @@ import { CAMPAIGN_HERO_SLOT_ID, PRERENDERED_PATH_ATTRIBUTE } from '../../shared/
 import { campaigns } from '../db/schema';
 import { manualClock } from '../platform/clock';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
+import { insertCampaign } from '../campaigns/testing/campaign-rows';
 
 /**
  * A campaign link to the pre-rendered landing page (`/donate?campaign=<slug>`, `/es/donate?campaign=<slug>`) gets the
@@ -38,15 +39,7 @@ beforeEach(async () => {
 });
 
 /** Writes a published campaign `slug` with English and Spanish texts and the columns of `values`. */
-async function campaign(slug: string, values: Partial<typeof campaigns.$inferInsert> = {}) {
-  await t.db.insert(campaigns).values({
-    slug,
-    texts: { en: { title: 'Spring appeal', description: 'Nurseries for elkhorn coral.' }, es: { title: 'Campaña de primavera', description: 'Viveros de coral cuerno de alce.' } },
-    goalCents: 100_000,
-    published: true,
-    ...values,
-  });
-}
+const campaign = (slug: string, values: Parameters<typeof insertCampaign>[2] = {}) => insertCampaign(t.db, slug, values);
 
 /** The page `url` answers (asserting a 200), and what its campaign hero slot holds. */
 async function page(url: string) {

@@ -13,6 +13,7 @@ import { SITE_CONFIG_META_NAME, type SiteConfig } from '../../shared/site-config
 import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
 import { cspNonce, prepareNoncedPage, STAFF_PAGE_PERMISSIONS_POLICY } from './security-headers';
+import { escapeHtml } from '../../shared/html-escape';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
@@ -50,15 +51,6 @@ export const STAFF_PAGE_HEADERS = {
 /** Answer of page routes when WEB_ROOT has no index.html (the API keeps working). */
 export const SITE_NOT_BUILT_MESSAGE = 'The site is not built yet. Run `npm run build`, then restart the server.';
 
-/** Escapes a string for a double- or single-quoted HTML attribute value (OWASP XSS Prevention, rule 2). */
-export function escapeHtmlAttribute(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;');
-}
 
 /**
  * Puts `<meta name="site-config" content="{...}">` (SITE_CONFIG_META_NAME; the JSON of `{organizationUrl,
@@ -73,7 +65,7 @@ export function injectSiteConfig(html: string, site: SiteConfig): string {
     payments: site.payments,
     feeCoverage: site.feeCoverage,
   });
-  const meta = `<meta name="${SITE_CONFIG_META_NAME}" content="${escapeHtmlAttribute(json)}">`;
+  const meta = `<meta name="${SITE_CONFIG_META_NAME}" content="${escapeHtml(json)}">`;
   const headEnd = html.search(/<\/head>/i);
   return headEnd === -1 ? meta + html : `${html.slice(0, headEnd)}${meta}\n${html.slice(headEnd)}`;
 }

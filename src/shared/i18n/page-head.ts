@@ -1,3 +1,4 @@
+import { escapeHtml } from '../html-escape';
 import { localizedPath, unlocalizedPath } from './locale-paths';
 import { type Locale, LOCALES, SOURCE_LOCALE } from './locales';
 
@@ -6,11 +7,6 @@ import { type Locale, LOCALES, SOURCE_LOCALE } from './locales';
  * `<noscript>` note and the `hreflang` alternates. Shared: the build writes them into the pre-rendered pages
  * (scripts/prerender.ts), the server into the shell it answers every other page with (src/server/http/site.ts).
  */
-
-/** `value` escaped for HTML text and double-quoted attributes. */
-function escapeHtml(value: string): string {
-  return value.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
 
 /** One page's alternate in one language: `hreflang` (a locale or `x-default`) and its URL. */
 export interface Alternate {
