@@ -98,10 +98,17 @@ export function field(page: Page, name: string): Locator {
   return page.getByRole('textbox', { name, exact: true });
 }
 
-/** Chooses an option of one of the form's expiry selects by its visible label. */
+/** Chooses an option of one of the form's expiry selects by its visible label, and waits until the select shows it. */
 export async function chooseOption(page: Page, selectLabel: string, optionLabel: string): Promise<void> {
-  await page.getByRole('combobox', { name: selectLabel }).click();
-  await page.getByRole('option', { name: optionLabel, exact: true }).click();
+  const select = page.getByRole('combobox', { name: selectLabel });
+  // NOTE: on a loaded machine the click can land while MUI's menu still grows and scrolls to its option, and miss it
+  // (seen in CI: the menu stayed open, nothing chosen, and the next select hidden behind it): click the option again
+  // while the menu is open, until the select shows it.
+  await expect(async () => {
+    if (!(await page.getByRole('listbox').isVisible())) await select.click();
+    await page.getByRole('option', { name: optionLabel, exact: true }).click({ timeout: 2_000 });
+    await expect(select).toContainText(optionLabel, { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
 }
 
 /** The donor details a test fills in; every field can be overridden. */
