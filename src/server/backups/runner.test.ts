@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../db/client';
 import { createMailTransport } from '../mail/transport';
 import { manualClock } from '../platform/clock';
@@ -43,14 +43,6 @@ async function ageSeconds(registry: Registry): Promise<number> {
   return value === '+Inf' ? Number.POSITIVE_INFINITY : Number(value);
 }
 
-/** Polls `condition` every 20 ms until it holds; rejects after `timeoutMs`. */
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('Condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('scheduled backups', () => {
   it('one a day from BACKUP_HOUR in TZ however often the runner wakes, BACKUP_KEEP kept; a failure e-mails staff and the age keeps growing', { timeout: 180_000 }, async () => {
@@ -79,11 +71,11 @@ describe('scheduled backups', () => {
     clock.set(new Date('2026-03-01T08:30:00Z'));
     const runner = startBackupRunner(counted, log.logger as unknown as FastifyBaseLogger, 5);
     try {
-      await until(() => log.events('backup.written').length === 1, 60_000);
+      await vi.waitFor(() => expect(log.events('backup.written')).toHaveLength(1), { timeout: 60_000, interval: 20 });
       const afterBackup = wakes;
-      await until(() => wakes >= afterBackup + 20, 30_000);
+      await vi.waitFor(() => expect(wakes).toBeGreaterThanOrEqual(afterBackup + 20), { timeout: 30_000, interval: 20 });
       clock.set(new Date('2026-03-02T05:59:00Z')); // 23:59 in Belize, still March 1st
-      await until(() => wakes >= afterBackup + 40, 30_000);
+      await vi.waitFor(() => expect(wakes).toBeGreaterThanOrEqual(afterBackup + 40), { timeout: 30_000, interval: 20 });
     } finally {
       await runner.stop();
     }
@@ -107,7 +99,7 @@ describe('scheduled backups', () => {
     clock.set(new Date('2026-03-04T09:00:00Z'));
     expect(await schedule.check()).toMatchObject({ date: '2026-03-04', outcome: 'failed' });
     expect(log.events('backup.failed')).toHaveLength(1);
-    await until(() => smtp.received.length === 1, 10_000);
+    await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000, interval: 20 });
     const [mail] = smtp.received;
     expect(mail?.subject).toBe('Backup failed: donation database, 2026-03-04');
     expect(mail?.to && !Array.isArray(mail.to) ? mail.to.value.map((to) => to.address) : []).toEqual(STAFF);
@@ -132,7 +124,7 @@ describe('scheduled backups', () => {
     const t = await createTestApp({ clock, env: { DATA_DIR: dataDir, BACKUP_DIR: backupDir, ADMIN_TOKEN } });
     try {
       await t.app.listen({ host: '127.0.0.1', port: 0 });
-      await until(() => stat(path.join(backupDir, 'reef-backup-2026-05-10.tgz')).then(() => true, () => false), 60_000);
+      await vi.waitFor(() => stat(path.join(backupDir, 'reef-backup-2026-05-10.tgz')), { timeout: 60_000, interval: 20 });
       const scrape = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
       expect(scrape.body).toMatch(/^donation_site_backup_last_success_age_seconds 0$/m);
     } finally {
