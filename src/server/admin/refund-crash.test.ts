@@ -1,15 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedDatabaseUrl } from '../db/embedded-postgres';
+import { describe, expect, it } from 'vitest';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_REFUNDS_FILE } from '../payments/create-gateway';
 import type { TestRefundRecord } from '../payments/test-refunds';
 import { postDonation, type SentDonation } from '../testing/donation-burst';
 import { csrfHeaders, type ServerProcess } from '../testing/server-process';
-import { useServerWorkspace } from '../testing/server-workspace';
+import { useServerWorkspace, useWorkspacePool } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
 import { adminDonationRefundPath } from './paths';
 
@@ -26,14 +24,7 @@ const workspace = useServerWorkspace('refund-crash');
 // NOTE: short reconciler timings so nothing waits minutes (PENDING_TIMEOUT_MS must exceed GATEWAY_TIMEOUT_MS).
 const SERVER_ENV = { ADMIN_TOKEN, GATEWAY_TIMEOUT_MS: '8000', PENDING_TIMEOUT_MS: '9000', RECONCILE_INTERVAL_MS: '100' };
 
-let pool: pg.Pool;
-beforeAll(() => {
-  pool = new pg.Pool({ connectionString: workspace.postgres?.url ?? embeddedDatabaseUrl(workspace.dataDir) });
-  pool.on('error', () => undefined);
-});
-afterAll(async () => {
-  await pool?.end();
-});
+const pool = useWorkspacePool(workspace);
 
 /** POSTs the operator's refund of `amount` dollars of `donationId` under `key`; resolves with the answer, or undefined when cut. */
 async function refund(server: ServerProcess, donationId: string, amount: number, key: string) {
@@ -63,7 +54,7 @@ describe('SIGKILL between the gateway refund and its settlement, then a restart'
     const [transactionId] = [...gift.transactionIds];
     const {
       rows: [donation],
-    } = await pool.query<{ id: string }>('SELECT id FROM donations WHERE gateway_transaction_id = $1', [transactionId]);
+    } = await pool().query<{ id: string }>('SELECT id FROM donations WHERE gateway_transaction_id = $1', [transactionId]);
     const donationId = donation?.id ?? '';
 
     const key = randomUUID();
@@ -76,18 +67,18 @@ describe('SIGKILL between the gateway refund and its settlement, then a restart'
     const [made, ...others] = (await gatewayRefunds()).filter((record) => record.transactionId === transactionId);
     expect(others).toEqual([]);
     expect(made?.refund.amountCents).toBe(1500);
-    const pendingRows = await pool.query('SELECT status, amount_cents FROM donation_refunds WHERE donation_id = $1', [donationId]);
+    const pendingRows = await pool().query('SELECT status, amount_cents FROM donation_refunds WHERE donation_id = $1', [donationId]);
     expect(pendingRows.rows).toEqual([{ status: 'pending', amount_cents: 1500 }]);
 
     const second = await workspace.start(SERVER_ENV);
     await second.waitForLine((line) => line.includes('"event":"refund.reconciled"'), 60_000);
 
-    const { rows: settled } = await pool.query<{ status: string; amount_cents: number; gateway_refund_id: string; idempotency_key: string }>(
+    const { rows: settled } = await pool().query<{ status: string; amount_cents: number; gateway_refund_id: string; idempotency_key: string }>(
       'SELECT status, amount_cents, gateway_refund_id, idempotency_key FROM donation_refunds WHERE donation_id = $1',
       [donationId],
     );
     expect(settled).toEqual([{ status: 'succeeded', amount_cents: 1500, gateway_refund_id: made?.refund.refundId, idempotency_key: key }]);
-    const { rows: donationRows } = await pool.query<{ status: string; refunded_cents: number }>('SELECT status, refunded_cents FROM donations WHERE id = $1', [donationId]);
+    const { rows: donationRows } = await pool().query<{ status: string; refunded_cents: number }>('SELECT status, refunded_cents FROM donations WHERE id = $1', [donationId]);
     expect(donationRows).toEqual([{ status: 'succeeded', refunded_cents: 1500 }]);
 
     const retried = await refund(second, donationId, 15, key);
@@ -98,7 +89,7 @@ describe('SIGKILL between the gateway refund and its settlement, then a restart'
 
     // The books equal the gateway: what it refunded of the charge is what the ledger counts, once.
     const gatewayCents = (await gatewayRefunds()).filter((record) => record.transactionId === transactionId).reduce((sum, record) => sum + record.refund.amountCents, 0);
-    const { rows: ledger } = await pool.query<{ cents: number }>(
+    const { rows: ledger } = await pool().query<{ cents: number }>(
       "SELECT coalesce(sum(amount_cents), 0)::int AS cents FROM donation_refunds WHERE donation_id = $1 AND status = 'succeeded'",
       [donationId],
     );

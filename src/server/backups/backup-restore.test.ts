@@ -87,7 +87,7 @@ describe('npm run db:backup and db:restore on the embedded database', () => {
     expect(before.map((answer) => answer.status)).toEqual([200, 200, 200]);
     const invited = await runAdminCommand(['staff', 'invite', 'marisol@reef.example.org', '--role', 'admin'], { ADMIN_TOKEN, ADMIN_URL: source.baseUrl });
     expect(invited.code).toBe(0);
-    const sourceUrl = embeddedDatabaseUrl(workspace.dataDir);
+    const sourceUrl = workspace.databaseUrl;
     const kept = await records(sourceUrl);
     expect(kept.plans).toHaveLength(1);
     expect(kept.receipts).toHaveLength(3);

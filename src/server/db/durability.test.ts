@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testDatabaseUrl } from '../platform/config';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
@@ -10,9 +9,8 @@ import { BILLING_LEASE_MS } from '../recurring/plans';
 import { ADMIN_BILLING_RUN_PATH } from '../recurring/plugin';
 import { burstThenKill, postDonation, reconciledEverything, type SentDonation } from '../testing/donation-burst';
 import { csrfHeaders, type ServerProcess } from '../testing/server-process';
-import { useServerWorkspace } from '../testing/server-workspace';
+import { useServerWorkspace, useWorkspacePool } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
-import { embeddedDatabaseUrl } from './embedded-postgres';
 
 /**
  * Issue #25, "Never two writers, never a lost donation, always opens": the production server as real processes on
@@ -43,16 +41,7 @@ const SERVER_ENV = {
 const start = () => workspace.start(SERVER_ENV);
 
 const sent: SentDonation[] = [];
-let pool: pg.Pool;
-beforeAll(() => {
-  // NOTE: the test reads the ledger beside the running API over its own connection (on the embedded default, the
-  // private socket of DATA_DIR's server), never through our API.
-  pool = new pg.Pool({ connectionString: workspace.postgres?.url ?? embeddedDatabaseUrl(workspace.dataDir) });
-  pool.on('error', () => undefined);
-});
-afterAll(async () => {
-  await pool?.end();
-});
+const pool = useWorkspacePool(workspace);
 
 /** Cards of the bursts: two that succeed and one the bank declines. */
 const CARDS = ['4242424242424242', '4000000000000002', '5555555555554444'];
@@ -94,7 +83,7 @@ async function gatewayCharges(): Promise<Map<string, number>> {
 
 /** Checks the ledger after a restart; see the file's docstring. */
 async function expectNothingLost(): Promise<void> {
-  const { rows: succeeded } = await pool.query<{ id: string; transaction_id: string; plan_id: string | null; period: number | null }>(
+  const { rows: succeeded } = await pool().query<{ id: string; transaction_id: string; plan_id: string | null; period: number | null }>(
     `SELECT id, gateway_transaction_id AS transaction_id, recurring_plan_id AS plan_id, recurring_period AS period
        FROM donations WHERE status = 'succeeded'`,
   );
@@ -105,7 +94,7 @@ async function expectNothingLost(): Promise<void> {
     expect(donation.transactionIds.size, `one charge for key ${donation.key}`).toBe(1);
     expect(recorded.has([...donation.transactionIds][0] ?? ''), `donation ${donation.key}, answered 200, is in the database`).toBe(true);
   }
-  const { rows: pending } = await pool.query(`SELECT id FROM donations WHERE status = 'pending'`);
+  const { rows: pending } = await pool().query(`SELECT id FROM donations WHERE status = 'pending'`);
   expect(pending, 'no donation left pending').toEqual([]);
 
   // One charge per key at the gateway, and each charge is one succeeded donation.
@@ -114,12 +103,12 @@ async function expectNothingLost(): Promise<void> {
   expect(charges.size, 'gateway charges = succeeded donations').toBe(succeeded.length);
 
   // One receipt per succeeded donation; one message of each kind per donation.
-  const { rows: receipts } = await pool.query<{ donation_id: string; count: string }>(
+  const { rows: receipts } = await pool().query<{ donation_id: string; count: string }>(
     `SELECT d.id AS donation_id, count(r.donation_id) AS count FROM donations d LEFT JOIN receipts r ON r.donation_id = d.id
       WHERE d.status = 'succeeded' GROUP BY d.id`,
   );
   expect(receipts.filter((row) => row.count !== '1'), 'every succeeded donation has exactly one receipt').toEqual([]);
-  const { rows: doubledMail } = await pool.query(`SELECT kind, donation_id FROM mail_outbox WHERE donation_id IS NOT NULL GROUP BY kind, donation_id HAVING count(*) > 1`);
+  const { rows: doubledMail } = await pool().query(`SELECT kind, donation_id FROM mail_outbox WHERE donation_id IS NOT NULL GROUP BY kind, donation_id HAVING count(*) > 1`);
   expect(doubledMail, 'no message queued twice for one donation').toEqual([]);
 
   // Every plan charged at most once per period (each renewal a donation of its own).
@@ -167,9 +156,9 @@ describe(`the ${onEmbedded ? 'embedded default' : 'DATABASE_URL server'} on a ba
     // NOTE: a message a killed relay had claimed waits out its lease (2 minutes) before another relay sends it: late,
     // never lost nor doubled (decision 0040); every other message goes out now.
     const unsentFree = `SELECT id FROM mail_outbox WHERE status <> 'sent' AND (locked_until IS NULL OR locked_until < now())`;
-    await expect.poll(async () => (await pool.query(unsentFree)).rowCount, { timeout: 60_000 }).toBe(0);
+    await expect.poll(async () => (await pool().query(unsentFree)).rowCount, { timeout: 60_000 }).toBe(0);
     await expectNothingLost();
-    const { rows: plans } = await pool.query<{ id: string; renewals: string }>(
+    const { rows: plans } = await pool().query<{ id: string; renewals: string }>(
       `SELECT p.id, count(d.id) AS renewals FROM recurring_plans p
          LEFT JOIN donations d ON d.recurring_plan_id = p.id AND d.recurring_period = 1 AND d.status = 'succeeded'
         WHERE p.status = 'active' GROUP BY p.id`,
@@ -183,7 +172,7 @@ describe(`the ${onEmbedded ? 'embedded default' : 'DATABASE_URL server'} on a ba
     const fileIds = (await readdir(path.join(workspace.dataDir, 'mail')))
       .filter((name) => name.includes('-receipt-') && name.endsWith('.eml'))
       .map((name) => name.slice(name.indexOf('-receipt-') + '-receipt-'.length, -'.eml'.length));
-    const { rows: receiptMessages } = await pool.query<{ id: string; status: string }>(`SELECT id, status FROM mail_outbox WHERE kind = 'receipt'`);
+    const { rows: receiptMessages } = await pool().query<{ id: string; status: string }>(`SELECT id, status FROM mail_outbox WHERE kind = 'receipt'`);
     const sentIds = receiptMessages.filter((row) => row.status === 'sent').map((row) => row.id);
     expect(sentIds.filter((id) => !fileIds.includes(id)), 'receipts sent without their e-mail').toEqual([]);
     expect(fileIds.filter((id) => !receiptMessages.some((row) => row.id === id)), 'e-mails of no receipt').toEqual([]);

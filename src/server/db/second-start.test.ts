@@ -7,7 +7,7 @@ import { postDonation, type SentDonation } from '../testing/donation-burst';
 import { csrfHeaders, type ServerProcess } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
-import { CLUSTER_DIR_NAME, embeddedDatabaseUrl } from './embedded-postgres';
+import { CLUSTER_DIR_NAME } from './embedded-postgres';
 
 /**
  * Issue #25: `npm start` typed twice on one DATA_DIR (the measured loss: the second process's brief open undid what
@@ -45,7 +45,7 @@ describe('a second start on a running server’s DATA_DIR', () => {
     const restarted = await workspace.start();
     const ready = restarted.lines.find((line) => line.includes('"msg":"Database ready"')) ?? '';
     expect(JSON.parse(ready), 'the restart adopted the server the killed API left running').toMatchObject({ database: 'embedded', adopted: true });
-    const client = new pg.Client({ connectionString: embeddedDatabaseUrl(workspace.dataDir) });
+    const client = new pg.Client({ connectionString: workspace.databaseUrl });
     await client.connect();
     try {
       const { rows } = await client.query<{ id: string }>(`SELECT gateway_transaction_id AS id FROM donations WHERE status = 'succeeded'`);

@@ -1,8 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { stopEmbeddedPostgres } from '../db/embedded-postgres';
+import { embeddedDatabaseUrl, stopEmbeddedPostgres } from '../db/embedded-postgres';
 import { createMinimalWebRoot, spawnServerProcess, startServerProcess, type ServerProcess, type StartingServerProcess } from './server-process';
 import { openTestDatabase, type TestDatabase } from './test-database';
 
@@ -17,6 +18,8 @@ export interface ServerWorkspace {
   readonly dataDir: string;
   /** The processes' test database; undefined with `embedded`. Set once the file's `beforeAll` ran. */
   readonly postgres: TestDatabase | undefined;
+  /** The URL of the processes' database: the test database's, or (with `embedded`) the private socket of DATA_DIR's server. */
+  readonly databaseUrl: string;
   /**
    * Starts the production server on the workspace with NODE_ENV=test, LOG_LEVEL=info, RATE_LIMITS=off (the
    * card-testing limits are tested on their own), DATA_DIR, WEB_ROOT and DATABASE_URL, then `env` over them.
@@ -83,6 +86,9 @@ export function useServerWorkspace(prefix: string, { embedded = false }: ServerW
     get postgres() {
       return postgres;
     },
+    get databaseUrl() {
+      return postgres?.url ?? embeddedDatabaseUrl(ready().dataDir);
+    },
     async start(env = {}) {
       const server = await startServerProcess(environment(env));
       servers.push(server);
@@ -93,5 +99,26 @@ export function useServerWorkspace(prefix: string, { embedded = false }: ServerW
       servers.push(server);
       return server;
     },
+  };
+}
+
+/**
+ * A pg pool on `workspace`'s database from the calling file's `beforeAll` to its `afterAll`, for a test that reads the
+ * ledger beside the running server over its own connection, never through our API; call it after
+ * {@link useServerWorkspace}. Returns the pool's getter (the pool exists once the file's `beforeAll` ran). A connection
+ * the server's kill cuts is not an error of the test: the pool's `error` events are ignored.
+ */
+export function useWorkspacePool(workspace: ServerWorkspace): () => pg.Pool {
+  let pool: pg.Pool | undefined;
+  beforeAll(() => {
+    pool = new pg.Pool({ connectionString: workspace.databaseUrl });
+    pool.on('error', () => undefined);
+  });
+  afterAll(async () => {
+    await pool?.end();
+  });
+  return () => {
+    if (!pool) throw new Error('The workspace pool is used before its beforeAll ran');
+    return pool;
   };
 }
