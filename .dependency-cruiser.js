@@ -26,6 +26,32 @@ export default {
       from: { path: '^src/server/[^/]+$' },
       to: { path: '^src/server/[^/]+$', circular: true },
     },
+    {
+      name: 'staff-capabilities-stand-apart',
+      comment:
+        'A staff capability (src/server/staff/<capability>/: donations, plans, donors, mail, dashboard, campaigns...) imports ' +
+        "another capability's files. What two capabilities share moves down into staff/shared/ (issue #36, part 4; " +
+        'docs/decisions/0109-one-staff-room.md).',
+      severity: 'error',
+      from: { path: '^src/server/staff/([^/]+)/', pathNot: '^src/server/staff/(identity|shared)/' },
+      to: { path: '^src/server/staff/[^/]+/', pathNot: ['^src/server/staff/$1/', '^src/server/staff/(identity|shared)/'] },
+    },
+    {
+      name: 'staff-capabilities-use-only-the-guard-of-identity',
+      comment:
+        "A staff capability imports identity's internals: it may use the guard (guard.ts), the audit record " +
+        '(audit-record.ts) and the staff error answers (errors.ts) only; sign-in, sessions, passkeys and the team stay inside identity/.',
+      severity: 'error',
+      from: { path: '^src/server/staff/[^/]+/', pathNot: '^src/server/staff/identity/' },
+      to: { path: '^src/server/staff/identity/', pathNot: '^src/server/staff/identity/(guard|audit-record|errors)\\.ts$' },
+    },
+    {
+      name: 'staff-shared-and-identity-below-the-capabilities',
+      comment: 'staff/identity/ and staff/shared/ are below the capabilities: they never import one (the capabilities import them).',
+      severity: 'error',
+      from: { path: '^src/server/staff/(identity|shared)/' },
+      to: { path: '^src/server/staff/[^/]+/', pathNot: '^src/server/staff/(identity|shared)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

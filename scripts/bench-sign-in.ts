@@ -1,7 +1,7 @@
 import { loadAverageNow, onThrowAwayEmbeddedServer, printMachine } from './bench-machine';
 import { STAFF_API } from '../src/shared/staff/paths';
-import { StaffBrowser } from '../src/server/staff/testing/staff-browser';
-import { signInStaffForTest } from '../src/server/staff/testing/staff-session';
+import { StaffBrowser } from '../src/server/staff/identity/testing/staff-browser';
+import { signInStaffForTest } from '../src/server/staff/identity/testing/staff-session';
 import { createTestApp } from '../src/server/testing/test-app';
 import { startTestPostgres } from '../src/server/testing/test-database';
 

@@ -2,7 +2,7 @@ import { asc, sql } from 'drizzle-orm';
 import { loadAverageNow, onThrowAwayEmbeddedServer, printMachine } from './bench-machine';
 import { STAFF_API, staffApiPath } from '../src/shared/staff/paths';
 import { receipts, recurringPlans } from '../src/server/db/schema';
-import { signInStaffForTest, type StaffTestSession } from '../src/server/staff/testing/staff-session';
+import { signInStaffForTest, type StaffTestSession } from '../src/server/staff/identity/testing/staff-session';
 import { seedStaffDonations, seedStaffPlans } from '../src/server/testing/staff-donations-seed';
 import { createTestApp, type TestApp } from '../src/server/testing/test-app';
 import { startTestPostgres } from '../src/server/testing/test-database';

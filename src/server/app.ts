@@ -37,17 +37,17 @@ import { createRecurringReceiptNotes } from './recurring/receipt-note';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
-import { isStaffMailKind } from './staff/compose';
+import { isStaffMailKind } from './staff/identity/compose';
 import { staffCampaignRoutes } from './staff/campaigns/routes';
-import { registerStaff } from './staff/plugin';
+import { registerStaff } from './staff/identity/plugin';
 import { registerAfterReply } from './platform/after-reply';
-import { sessionCookieName, sessionCookieSettings } from './staff/session-cookie';
-import { staffDonationRoutes } from './staff-donations/routes';
-import { staffPlanRoutes } from './staff-plans/routes';
+import { sessionCookieName, sessionCookieSettings } from './staff/identity/session-cookie';
+import { staffDonationRoutes } from './staff/donations/routes';
+import { staffPlanRoutes } from './staff/plans/routes';
 import { createTributeComposer, isTributeMailKind } from './tributes/compose';
-import { staffDashboardRoutes } from './staff-dashboard/routes';
-import { staffDonorRoutes } from './staff-donors/routes';
-import { staffMailRoutes } from './staff-mail/routes';
+import { staffDashboardRoutes } from './staff/dashboard/routes';
+import { staffDonorRoutes } from './staff/donors/routes';
+import { staffMailRoutes } from './staff/mail/routes';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;

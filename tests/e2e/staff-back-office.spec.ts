@@ -7,7 +7,7 @@ import { and, eq, isNull, sql, type Column } from 'drizzle-orm';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/shared/api';
 import { STAFF_API, staffApiPath } from '../../src/shared/staff/paths';
 import { donationRefunds, donations, staffLinks, staffMembers, staffSessions } from '../../src/server/db/schema';
-import { PASSKEY_SIGN_IN_FAILED_MESSAGE } from '../../src/server/staff/sign-in-routes';
+import { PASSKEY_SIGN_IN_FAILED_MESSAGE } from '../../src/server/staff/identity/sign-in-routes';
 import { startServerProcess, type ServerProcess } from '../../src/server/testing/server-process';
 import { openTestDatabase, type TestDatabase } from '../../src/server/testing/test-database';
 import { expectNoAxeViolations } from './a11y-helpers';

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { IDEMPOTENCY_KEY_HEADER } from '../../src/shared/api';
 import { CAUSE_DETAILS, CAUSES } from '../../src/shared/causes';
 import { STAFF_API, staffApiPath } from '../../src/shared/staff/paths';
-import { netOfStandardExportBy, totalsOfStandardExport } from '../../src/server/staff-dashboard/testing/export-totals';
+import { netOfStandardExportBy, totalsOfStandardExport } from '../../src/server/staff/dashboard/testing/export-totals';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { chooseDonation, expect, fillDonorForm, test } from './fixtures';
 import { tabTo } from './keyboard-helpers';

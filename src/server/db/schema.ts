@@ -58,7 +58,7 @@ const isLanguageTag = (column: AnyPgColumn) => sql`${column} ~ '^[a-z]{2,3}(-[A-
  * The text the staff's search looks a donor up in (issue #21, "Donations": a name or e-mail from the start of a word):
  * the name and e-mail address with `@ . + _ -` turned into spaces, as a `tsvector` of PostgreSQL's `simple`
  * configuration (lower case, no stemming), so `to_tsquery('simple', 'mar:*')` finds every word starting with `mar`
- * from a GIN index. The index (donations_donor_search_idx) and the query (staff-donations/search.ts) both build it
+ * from a GIN index. The index (donations_donor_search_idx) and the query (staff/shared/search.ts) both build it
  * here, so their expressions are the same and the planner uses the index.
  */
 export function donorSearchDocumentSql(donorName: PgColumn, donorEmail: PgColumn) {
@@ -433,7 +433,7 @@ export type NewMailOutboxRow = typeof mailOutbox.$inferInsert;
 
 /**
  * One row per donor (issue #22, "Donors"; decision 0072): an e-mail address trimmed and lower-cased (`address`) with at
- * least one charged gift (succeeded, refunded or disputed), its donor key (staff-donors/donor-key.ts), its first and
+ * least one charged gift (succeeded, refunded or disputed), its donor key (staff/shared/donor-key.ts), its first and
  * last gift, its number of charged gifts and its lifetime total in cents, net as the ledger's statistics count it (the
  * kept amount, ledger/kept-amount.ts, of the gifts still succeeded). NOTE: kept by the database itself: statement
  * triggers on donations (migration 0016_staff_donors) recompute the rows of the donors whose gifts a statement changed

@@ -8,8 +8,8 @@ import { DonationSubmissionSchema } from '../../shared/donation';
 import { STAFF_API } from '../../shared/staff/paths';
 import { ADMIN_STATEMENTS_RUN_PATH } from '../admin/paths';
 import { HEALTH_PATHS } from '../health/health-routes';
-import { STAFF_SESSION_COOKIE, STAFF_SESSION_HTTPS_COOKIE } from '../staff/session-cookie';
-import { signInStaffForTest } from '../staff/testing/staff-session';
+import { STAFF_SESSION_COOKIE, STAFF_SESSION_HTTPS_COOKIE } from '../staff/identity/session-cookie';
+import { signInStaffForTest } from '../staff/identity/testing/staff-session';
 import {
   apiRoutesOf,
   appDocumentationGaps,

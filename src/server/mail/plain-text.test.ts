@@ -8,7 +8,7 @@ import * as receiptEmails from '../receipts/emails/receipt-email';
 import { receiptLines, type ReceiptLine } from '../receipts/receipt-view';
 import type { ReceiptDetails } from '../receipts/repository';
 import * as recurringEmails from '../recurring/emails';
-import * as staffEmails from '../staff/emails';
+import * as staffEmails from '../staff/identity/emails';
 import { planAmountLine, planLines } from '../recurring/plan-view';
 import { PLAN_CHANGE_EVENTS } from '../recurring/plan-change-mail';
 import { serverI18n } from '../i18n/catalogues';

@@ -19,7 +19,7 @@ import { cardlessDetails, createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, ty
 import { DigestEmail } from '../digest/digest-email';
 import { loadDailyDigest } from '../digest/report';
 import { renderEmailParts } from '../mail/render-email';
-import { signInStaffForTest } from '../staff/testing/staff-session';
+import { signInStaffForTest } from '../staff/identity/testing/staff-session';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { StaffDonationDetailSchema } from '../../shared/staff/donations-api';
 import type { Clock } from '../platform/clock';

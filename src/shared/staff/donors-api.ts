@@ -15,7 +15,7 @@ import {
 
 /**
  * The staff donors API (issue #22, "Donors"): one donor per e-mail address compared case-insensitively (named by its
- * donor key, server/staff-donors/donor-key.ts), the list's query and answer, a donor's page, and the body of a year's
+ * donor key, server/staff/shared/donor-key.ts), the list's query and answer, a donor's page, and the body of a year's
  * statement sent again. Money in integer cents; every total is net of refunds as the ledger's statistics count it
  * (decision 0072). Shared by the server (validation, OpenAPI) and the staff pages.
  */

@@ -80,7 +80,7 @@ export const StaffPlanRowSchema = z.object({
   status: z.enum(STAFF_PLAN_STATUSES),
   donorName: z.string(),
   email: z.string(),
-  /** The donor's key (staff-donors/donor-key.ts): `/staff/donors/<key>`. */
+  /** The donor's key (server/staff/shared/donor-key.ts): `/staff/donors/<key>`. */
   donorKey: z.string(),
   amountCents: z.number().int(),
   currency: z.string(),

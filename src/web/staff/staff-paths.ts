@@ -38,7 +38,7 @@ export function planPagePath(id: string): string {
   return `${STAFF_PAGES.plans}/${encodeURIComponent(id)}`;
 }
 
-/** The page of one donor: `/staff/donors/<donor key>` (issue #22; the key: server/staff/donor-key.ts). */
+/** The page of one donor: `/staff/donors/<donor key>` (issue #22; the key: server/staff/shared/donor-key.ts). */
 export function donorPagePath(donorKey: string): string {
   return `${STAFF_PAGES.donors}/${encodeURIComponent(donorKey)}`;
 }

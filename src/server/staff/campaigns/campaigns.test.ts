@@ -11,7 +11,7 @@ import {
 import { STAFF_API, staffApiPath } from '../../../shared/staff/paths';
 import { adminAuditLog, campaigns } from '../../db/schema';
 import { createTestApp, validSubmission, type TestApp } from '../../testing/test-app';
-import { signInStaffForTest, type StaffTestSession } from '../testing/staff-session';
+import { signInStaffForTest, type StaffTestSession } from '../identity/testing/staff-session';
 import { fromLocalDateTime, toLocalDateTime } from './local-time';
 
 /**

@@ -17,9 +17,9 @@ import { campaigns, type CampaignRow } from '../../db/schema';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../../http/error-answers';
 import { apiError, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../../http/errors';
 import type { Clock } from '../../platform/clock';
-import { recordStaffAction } from '../audit-record';
-import { staffErrorAnswers } from '../errors';
-import { requireStaff, signedInMember } from '../guard';
+import { recordStaffAction } from '../identity/audit-record';
+import { staffErrorAnswers } from '../identity/errors';
+import { requireStaff, signedInMember } from '../identity/guard';
 import { campaignColumns, findCampaign, listStaffCampaigns, readStaffCampaign, slugRecorded } from './store';
 import { eq } from 'drizzle-orm';
 

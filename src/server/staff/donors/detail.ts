@@ -1,0 +1,121 @@
+import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
+import type { StaffDonorDetail } from '../../../shared/staff/donors-api';
+import type { Database } from '../../db/client';
+import { donations, donorTotals, mailOutbox, receipts, recurringPlans } from '../../db/schema';
+import { lastCompletedYear } from '../../receipts/statements';
+import { mailStateOf } from '../shared/mail-state';
+import { staffStatusOf } from '../shared/status';
+import { readDonorIdentities } from './donor-names';
+import { donationDonorKeySql, readDonorFigures, zonedYearBounds, zonedYearOf } from './figures';
+
+/**
+ * A donor's page (issue #22, "Donors": "all gifts and plans, receipts, the year-end statements sent"), read by donor
+ * key through the donor key index (migration 0016_staff_donors). Money in integer cents.
+ */
+
+/** `donor_key(donations.donor_email) = key`: the donor's donations, from the donor key index. */
+export function donorDonationsCondition(donorKey: string) {
+  return sql`${donationDonorKeySql} = ${donorKey}`;
+}
+
+/**
+ * The finished calendar years (UTC, as receipt numbers and statements count them; not after lastCompletedYear(now))
+ * in which the donor of `donorKey` has a receipt that is not void, newest first: the years whose statement exists.
+ */
+export async function statementYearsOf(db: Database, donorKey: string, now: Date): Promise<number[]> {
+  const rows = await db
+    .selectDistinct({ year: receipts.year })
+    .from(receipts)
+    .innerJoin(donations, eq(donations.id, receipts.donationId))
+    .where(and(donorDonationsCondition(donorKey), isNull(receipts.voidedAt), lte(receipts.year, lastCompletedYear(now))))
+    .orderBy(desc(receipts.year));
+  return rows.map((row) => row.year);
+}
+
+/**
+ * The page of the donor named `donorKey` at `now` (this year: the calendar year of `now` in `timeZone`), or undefined
+ * when no charged gift has that key: the addresses and names used, the figures (figures.ts), every donation attempt of
+ * the address newest first with its receipt, the plans whose first gift is theirs, the year-end statements queued to
+ * the address (sent or not) newest first, and the years whose statement can be sent again. Rejects when the database fails.
+ */
+export async function readStaffDonor(db: Database, donorKey: string, now: Date, timeZone: string): Promise<StaffDonorDetail | undefined> {
+  const year = zonedYearOf(now, timeZone);
+  const ofDonor = donorDonationsCondition(donorKey);
+  const [allFigures, [totals]] = await Promise.all([
+    readDonorFigures(db, [donorKey], zonedYearBounds(year, timeZone)),
+    db.select({ address: donorTotals.address }).from(donorTotals).where(eq(donorTotals.donorKey, donorKey)),
+  ]);
+  const figures = allFigures.get(donorKey);
+  if (!figures || !totals) return undefined;
+  const address = totals.address;
+
+  const [identities, gifts, plans, statements, statementYears] = await Promise.all([
+    readDonorIdentities(db, [donorKey]),
+    db
+      .select({ donation: donations, receiptNumber: receipts.number, receiptVoidedAt: receipts.voidedAt })
+      .from(donations)
+      .leftJoin(receipts, eq(receipts.donationId, donations.id))
+      .where(ofDonor)
+      .orderBy(desc(donations.createdAt), desc(donations.id)),
+    db
+      .select({
+        plan: recurringPlans,
+        chargeCount: sql<number>`(SELECT count(*) FROM ${donations} charge WHERE charge.recurring_plan_id = ${recurringPlans.id} AND charge.status NOT IN ('failed', 'pending'))`.mapWith(Number),
+      })
+      .from(recurringPlans)
+      .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
+      .where(ofDonor)
+      .orderBy(desc(recurringPlans.createdAt)),
+    db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.kind, 'year_end_statement'), eq(sql`lower(${mailOutbox.recipient})`, address)))
+      .orderBy(desc(mailOutbox.createdAt)),
+    statementYearsOf(db, donorKey, now),
+  ]);
+  const identity = identities.get(donorKey) ?? { names: [], emails: [address] };
+  return {
+    donorKey,
+    email: identity.emails[0] ?? address,
+    emails: identity.emails,
+    names: identity.names,
+    figures,
+    year,
+    gifts: gifts.map(({ donation: d, receiptNumber, receiptVoidedAt }) => ({
+      id: d.id,
+      createdAt: d.createdAt.toISOString(),
+      donorName: d.donorName,
+      email: d.donorEmail,
+      amountCents: d.amountCents,
+      refundedCents: d.refundedCents,
+      currency: d.currency,
+      frequency: d.frequency,
+      cause: d.cause,
+      status: staffStatusOf(d),
+      receiptNumber,
+      receiptVoided: receiptVoidedAt !== null,
+    })),
+    plans: plans.map(({ plan, chargeCount }) => ({
+      id: plan.id,
+      status: plan.status,
+      amountCents: plan.amountCents,
+      frequency: plan.frequency,
+      cause: plan.cause,
+      nextChargeOn: plan.nextChargeOn,
+      period: plan.period,
+      firstDonationId: plan.firstDonationId,
+      chargeCount,
+    })),
+    statements: statements.map((row) => ({
+      id: row.id,
+      year: row.statementYear ?? 0,
+      recipient: row.recipient,
+      state: mailStateOf(row),
+      attempts: row.attempts,
+      createdAt: row.createdAt.toISOString(),
+      sentAt: row.sentAt?.toISOString() ?? null,
+    })),
+    statementYears,
+  };
+}
+
