@@ -52,6 +52,22 @@ export default {
       from: { path: '^src/server/staff/(identity|shared)/' },
       to: { path: '^src/server/staff/[^/]+/', pathNot: '^src/server/staff/(identity|shared)/' },
     },
+    {
+      name: 'staff-pages-stand-apart',
+      comment:
+        "A staff page's folder (src/web/staff/<capability>/) imports another capability's files. What two share moves down " +
+        'into components/ (or api/ for the API clients); identity/ (sign-in, session, layout, team, audit) is below them all (decision 0109).',
+      severity: 'error',
+      from: { path: '^src/web/staff/([^/]+)/', pathNot: '^src/web/staff/(identity|components|api)/' },
+      to: { path: '^src/web/staff/[^/]+/', pathNot: ['^src/web/staff/$1/', '^src/web/staff/(identity|components|api)/'] },
+    },
+    {
+      name: 'staff-page-foundations-below-the-capabilities',
+      comment: 'src/web/staff/identity/, components/ and api/ are what the capabilities stand on: they never import a capability folder.',
+      severity: 'error',
+      from: { path: '^src/web/staff/(identity|components|api)/' },
+      to: { path: '^src/web/staff/[^/]+/', pathNot: '^src/web/staff/(identity|components|api)/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

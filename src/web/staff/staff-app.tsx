@@ -1,24 +1,24 @@
 import { Navigate, Route, Routes } from 'react-router';
-import { AuditPage } from './audit/audit-page';
+import { AuditPage } from './identity/audit/audit-page';
 import { CampaignPage } from './campaigns/campaign-page';
 import { CampaignsPage } from './campaigns/campaigns-page';
 import { DashboardPage } from './dashboard/dashboard-page';
-import { RequireStaffOrigin } from './layout/wrong-origin';
-import { DonationPage } from './donation/donation-page';
+import { RequireStaffOrigin } from './identity/layout/wrong-origin';
+import { DonationPage } from './donations/donation-page';
 import { DonationsPage } from './donations/donations-page';
 import { DonorPage } from './donors/donor-page';
 import { DonorsPage } from './donors/donors-page';
-import { EnrollPage } from './enroll/enroll-page';
+import { EnrollPage } from './identity/enroll/enroll-page';
 import { MailPage } from './mail/mail-page';
-import { StaffLayout } from './layout/staff-layout';
-import { PublicFrame } from './layout/public-frame';
-import { PasskeysPage } from './passkeys/passkeys-page';
+import { StaffLayout } from './identity/layout/staff-layout';
+import { PublicFrame } from './identity/layout/public-frame';
+import { PasskeysPage } from './identity/passkeys/passkeys-page';
 import { PlanPage } from './plans/plan-page';
 import { PlansPage } from './plans/plans-page';
-import { SignInLinkPage } from './sign-in/sign-in-link-page';
-import { SignInPage } from './sign-in/sign-in-page';
+import { SignInLinkPage } from './identity/sign-in/sign-in-link-page';
+import { SignInPage } from './identity/sign-in/sign-in-page';
 import { STAFF_PAGES } from './staff-paths';
-import { TeamPage } from './team/team-page';
+import { TeamPage } from './identity/team/team-page';
 
 /** A staff page's path relative to /staff, as the routes below match it (they sit under the site's `/staff/*`). */
 function below(path: string): string {

@@ -13,7 +13,7 @@ import { HeadedTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { useStaffData } from '../components/use-staff-data';
-import { useStaffSession } from '../session/staff-session-context';
+import { useStaffSession } from '../identity/session/staff-session-context';
 import { campaignPagePath, STAFF_PAGES } from '../staff-paths';
 import { CampaignDialog } from './campaign-dialog';
 import { CAMPAIGN_STATUS_LABELS, goalText, localText, WHAT_COUNTS } from './campaign-labels';

@@ -12,3 +12,10 @@ export function formatCents(amountCents: number): string {
 export function formatInstant(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : '—';
 }
+
+const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
+
+/** A calendar day `YYYY-MM-DD` as `Mar 10, 2027` (the day itself, whatever the reader's zone). */
+export function formatDay(date: string): string {
+  return dayFormat.format(new Date(`${date}T00:00:00Z`));
+}

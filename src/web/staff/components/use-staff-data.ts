@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { StaffApiError } from '../api/staff-fetch';
-import { signInPathFor } from '../layout/sign-in-redirect';
+import { signInPathFor } from '../identity/layout/sign-in-redirect';
 import { describeError } from './describe-error';
 
 /** What {@link useStaffData} gives a page. */

@@ -5,10 +5,10 @@ import { LineChart } from '@mui/x-charts/LineChart';
 import { CAUSE_DETAILS } from '../../../shared/causes';
 import type { StaffDashboard } from '../../../shared/staff/dashboard-api';
 import { centsToDollars } from '../../../shared/money';
-import { formatCents } from '../components/format';
+import { formatCents, formatDay } from '../components/format';
 import { HeadedTable } from '../components/scroll-table';
-import { ChartFigure } from './chart-figure';
-import { formatDay, formatMonth, PERIOD_LABELS } from './dashboard-labels';
+import { ChartFigure } from '../components/chart-figure';
+import { formatMonth, PERIOD_LABELS } from './dashboard-labels';
 
 /**
  * The dashboard's charts (issue #22, "Dashboard /staff"), drawn with MUI X Charts (decision 0077), each with the same

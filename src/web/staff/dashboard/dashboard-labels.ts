@@ -1,5 +1,5 @@
 import type { DashboardPeriod, DayRange } from '../../../shared/staff/dashboard-api';
-import { formatCents } from '../components/format';
+import { formatCents, formatDay } from '../components/format';
 
 /** The periods in words, as the cards and the period picker name them (issue #22, "Dashboard /staff"). */
 export const PERIOD_LABELS: Record<DashboardPeriod, string> = {
@@ -9,13 +9,7 @@ export const PERIOD_LABELS: Record<DashboardPeriod, string> = {
   year: 'This year',
 };
 
-const dayFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'short', day: 'numeric', year: 'numeric' });
 const monthFormat = new Intl.DateTimeFormat('en-US', { timeZone: 'UTC', month: 'long', year: 'numeric' });
-
-/** A calendar day `YYYY-MM-DD` as `Mar 10, 2027` (the day itself, whatever the reader's zone). */
-export function formatDay(date: string): string {
-  return dayFormat.format(new Date(`${date}T00:00:00Z`));
-}
 
 /** A month `YYYY-MM` as `March 2027`. */
 export function formatMonth(month: string): string {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
 import { FREQUENCIES, FREQUENCY_LABELS } from '../../../shared/frequencies';
 import { FilterFields, FilterForm, type FilterFieldSpec } from '../components/filter-form';
-import { DONATION_STATUS_LABELS, GATEWAY_LABELS, MODE_LABELS } from './donation-labels';
+import { DONATION_STATUS_LABELS, GATEWAY_LABELS, MODE_LABELS } from '../components/donation-labels';
 import { DONATION_FILTER_KEYS, type DonationFilterKey, type DonationFilters } from './donations-query';
 
 /** The choices of each select filter: value and label ('' = any). */

@@ -7,7 +7,7 @@ import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/export-format
 import { useStaffData } from '../components/use-staff-data';
 import { PageError } from '../components/page-error';
 import { StaffPage } from '../components/staff-page';
-import { useStaffSession } from '../session/staff-session-context';
+import { useStaffSession } from '../identity/session/staff-session-context';
 import { STAFF_PAGES } from '../staff-paths';
 import { DonationFiltersForm } from './donation-filters';
 import { DonationTotals } from './donation-totals';

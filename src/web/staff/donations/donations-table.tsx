@@ -14,7 +14,7 @@ import { formatCents, formatInstant } from '../components/format';
 import { ScrollTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { donationPagePath } from '../staff-paths';
-import { DONATION_STATUS_LABELS, MODE_LABELS } from './donation-labels';
+import { DONATION_STATUS_LABELS, MODE_LABELS } from '../components/donation-labels';
 import { type DonationSort, type DonationsView, PAGE_SIZES } from './donations-query';
 
 const column = createColumnHelper<StaffDonationRow>();

@@ -16,10 +16,10 @@ import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { useStaffAction } from '../components/use-staff-action';
 import { useStaffData } from '../components/use-staff-data';
-import { CorrectEmailDialog } from '../donation/correct-email-dialog';
-import { useStaffSession } from '../session/staff-session-context';
+import { CorrectEmailDialog } from '../components/correct-email-dialog';
+import { useStaffSession } from '../identity/session/staff-session-context';
 import { donationPagePath, STAFF_PAGES } from '../staff-paths';
-import { MAIL_STATE_LABELS } from './mail-labels';
+import { MAIL_STATE_LABELS } from '../components/mail-labels';
 import { fetchMail, retryMail } from './mail-api';
 
 /** The state filter's choices ('' = the default, messages that need attention). */

@@ -1,4 +1,4 @@
-import { STAFF_PAGES } from '../staff-paths';
+import { STAFF_PAGES } from '../../staff-paths';
 
 /** Query parameter of the sign-in page: the staff page to return to after signing in. */
 export const NEXT_PARAM = 'next';

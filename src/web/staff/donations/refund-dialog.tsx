@@ -13,8 +13,8 @@ import { REFUND_REASON_MAX_LENGTH, REFUND_REASON_MIN_LENGTH } from '../../../sha
 import { StaffApiError } from '../api/staff-fetch';
 import { describeError } from '../components/describe-error';
 import { formatCents } from '../components/format';
-import { signInWithPasskey } from '../session/session-api';
-import { refundDonation } from './donation-api';
+import { signInWithPasskey } from '../identity/session/session-api';
+import { refundDonation } from '../api/donation-api';
 import { parseRefundAmount } from './refund-amount';
 import { describeRefund, type RefundSubject } from './refund-summary';
 import { DialogError, DialogFooter } from '../components/dialog-footer';

@@ -4,9 +4,9 @@ import type { ReactNode } from 'react';
 import { CAUSE_DETAILS } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
-import { formatCents, formatInstant } from '../components/format';
-import { feeCoveredFields } from '../components/fee-covered';
-import { DONATION_STATUS_LABELS, MODE_LABELS } from '../donations/donation-labels';
+import { formatCents, formatInstant } from './format';
+import { feeCoveredFields } from './fee-covered';
+import { DONATION_STATUS_LABELS, MODE_LABELS } from './donation-labels';
 import { describeDedication } from './dedication';
 
 /** A list of labelled values (`<dl>`), in two columns where there is room and one at 320 px. */

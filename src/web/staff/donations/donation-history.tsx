@@ -4,7 +4,7 @@ import Typography from '@mui/material/Typography';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
 import { HeadedTable } from '../components/scroll-table';
-import { MAIL_STATE_LABELS } from '../mail/mail-labels';
+import { MAIL_STATE_LABELS } from '../components/mail-labels';
 import { STAFF_MAIL_KIND_LABELS, type StaffMailKind } from '../../../shared/staff/mail-api';
 
 /** A section heading of the donation page (h2). */

@@ -1,8 +1,8 @@
 import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
-import type { SignInLinkSchema, StaffMember, StaffSession } from '../../../shared/staff/identity-api';
+import type { SignInLinkSchema, StaffMember, StaffSession } from '../../../../shared/staff/identity-api';
 import type { z } from 'zod';
-import { STAFF_API } from '../../../shared/staff/paths';
-import { staffFetch } from '../api/staff-fetch';
+import { STAFF_API } from '../../../../shared/staff/paths';
+import { staffFetch } from '../../api/staff-fetch';
 
 /**
  * The identity calls of the staff pages (issue #21): the session, passkey sign-in and enrollment with the browser's own

@@ -2,14 +2,14 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { PageLoading } from '../../components/page-loading';
-import { StaffApiError } from '../api/staff-fetch';
-import { describeError } from '../components/describe-error';
-import { LinkRefused } from '../components/link-refused';
-import { PageError } from '../components/page-error';
-import { StaffPage } from '../components/staff-page';
+import { PageLoading } from '../../../components/page-loading';
+import { StaffApiError } from '../../api/staff-fetch';
+import { describeError } from '../../components/describe-error';
+import { LinkRefused } from '../../components/link-refused';
+import { PageError } from '../../components/page-error';
+import { StaffPage } from '../../components/staff-page';
 import { enrollWithPasskey, fetchEnrollmentEmail } from '../session/session-api';
-import { STAFF_PAGES } from '../staff-paths';
+import { STAFF_PAGES } from '../../staff-paths';
 
 /** What the enrollment page knows of its invitation: still loading, refused, or its address and passkey options. */
 type Invitation = { state: 'loading' } | { state: 'refused' } | ({ state: 'ready' } & Awaited<ReturnType<typeof fetchEnrollmentEmail>>);

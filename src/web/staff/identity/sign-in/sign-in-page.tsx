@@ -6,9 +6,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { describeError } from '../components/describe-error';
-import { PageError } from '../components/page-error';
-import { StaffPage } from '../components/staff-page';
+import { describeError } from '../../components/describe-error';
+import { PageError } from '../../components/page-error';
+import { StaffPage } from '../../components/staff-page';
 import { pageAfterSignIn } from '../layout/sign-in-redirect';
 import { requestSignInLink, signInWithPasskey } from '../session/session-api';
 

@@ -4,15 +4,15 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { roleHasRight, type StaffRight } from '../../../shared/staff/roles';
-import { PageLoading } from '../../components/page-loading';
+import { roleHasRight, type StaffRight } from '../../../../shared/staff/roles';
+import { PageLoading } from '../../../components/page-loading';
 import { fetchStaffSession, signOut as signOutRequest } from '../session/session-api';
 import { type StaffSession, StaffSessionContext } from '../session/staff-session-context';
 import { StaffNav } from './staff-nav';
-import { describeError } from '../components/describe-error';
-import { PageError } from '../components/page-error';
-import { useStaffData } from '../components/use-staff-data';
-import { STAFF_PAGES } from '../staff-paths';
+import { describeError } from '../../components/describe-error';
+import { PageError } from '../../components/page-error';
+import { useStaffData } from '../../components/use-staff-data';
+import { STAFF_PAGES } from '../../staff-paths';
 
 /**
  * The frame of every signed-in staff page (issue #21): reads the session (GET /api/staff/session); without one, goes

@@ -2,13 +2,13 @@ import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { describeError } from '../components/describe-error';
-import { LinkRefused } from '../components/link-refused';
-import { PageError } from '../components/page-error';
-import { StaffPage } from '../components/staff-page';
-import { StaffApiError } from '../api/staff-fetch';
+import { describeError } from '../../components/describe-error';
+import { LinkRefused } from '../../components/link-refused';
+import { PageError } from '../../components/page-error';
+import { StaffPage } from '../../components/staff-page';
+import { StaffApiError } from '../../api/staff-fetch';
 import { signInWithLink } from '../session/session-api';
-import { STAFF_PAGES } from '../staff-paths';
+import { STAFF_PAGES } from '../../staff-paths';
 import { ADD_PASSKEY_PARAM } from '../passkeys/add-passkey-prompt';
 
 /**

@@ -8,9 +8,9 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { StaffApiError } from '../api/staff-fetch';
-import { describeError } from '../components/describe-error';
-import { correctEmail } from './donation-api';
-import { DialogError, DialogFooter } from '../components/dialog-footer';
+import { describeError } from './describe-error';
+import { correctEmail } from '../api/donation-api';
+import { DialogError, DialogFooter } from './dialog-footer';
 
 /** Props of {@link CorrectEmailDialog}: the donation, its current address, and what to do once corrected or closed. */
 export interface CorrectEmailDialogProps {

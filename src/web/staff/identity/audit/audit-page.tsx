@@ -3,16 +3,16 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import { useMemo } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import type { AuditRow } from '../../../shared/staff/identity-api';
-import { filledFields, FilterForm } from '../components/filter-form';
-import { formatInstant } from '../components/format';
-import { PageError } from '../components/page-error';
-import { QueryPagination } from '../components/query-pagination';
-import { useStaffData } from '../components/use-staff-data';
-import { HeadedTable } from '../components/scroll-table';
-import { StaffLink } from '../components/staff-link';
-import { StaffPage } from '../components/staff-page';
-import { donationPagePath, STAFF_PAGES } from '../staff-paths';
+import type { AuditRow } from '../../../../shared/staff/identity-api';
+import { filledFields, FilterForm } from '../../components/filter-form';
+import { formatInstant } from '../../components/format';
+import { PageError } from '../../components/page-error';
+import { QueryPagination } from '../../components/query-pagination';
+import { useStaffData } from '../../components/use-staff-data';
+import { HeadedTable } from '../../components/scroll-table';
+import { StaffLink } from '../../components/staff-link';
+import { StaffPage } from '../../components/staff-page';
+import { donationPagePath, STAFF_PAGES } from '../../staff-paths';
 import { fetchAudit } from './audit-api';
 
 /** The audit page's filters, in its URL as in the API's query (issue #21: "filters in the URL"). */

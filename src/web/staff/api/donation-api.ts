@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/staff/donations-api';
 import { STAFF_API, staffApiPath } from '../../../shared/staff/paths';
 import type { z } from 'zod';
-import { staffFetch } from '../api/staff-fetch';
+import { staffFetch } from './staff-fetch';
 
 /** One donation's detail: every field, receipt, e-mails, refunds, dispute, plan, audit entries, and the timeline. */
 export function fetchDonation(id: string): Promise<StaffDonationDetail> {

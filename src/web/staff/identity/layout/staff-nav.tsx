@@ -1,9 +1,9 @@
 import Box from '@mui/material/Box';
 import { useLocation } from 'react-router';
-import type { StaffRight } from '../../../shared/staff/roles';
-import { StaffLink } from '../components/staff-link';
+import type { StaffRight } from '../../../../shared/staff/roles';
+import { StaffLink } from '../../components/staff-link';
 import { useStaffSession } from '../session/staff-session-context';
-import { STAFF_PAGES } from '../staff-paths';
+import { STAFF_PAGES } from '../../staff-paths';
 
 /** The navigation's entries: label, page, and the right a role needs to see it (none: every staff member). */
 const NAV_ITEMS: { label: string; to: string; right?: StaffRight }[] = [

@@ -1,7 +1,7 @@
-import type { Passkey, PasskeyListSchema } from '../../../shared/staff/identity-api';
-import { STAFF_API, staffApiPath } from '../../../shared/staff/paths';
+import type { Passkey, PasskeyListSchema } from '../../../../shared/staff/identity-api';
+import { STAFF_API, staffApiPath } from '../../../../shared/staff/paths';
 import type { z } from 'zod';
-import { staffFetch } from '../api/staff-fetch';
+import { staffFetch } from '../../api/staff-fetch';
 
 /** The signed-in member's passkeys. */
 export async function fetchPasskeys(): Promise<Passkey[]> {

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
-import type { StaffMember, StaffSession as StaffSessionAnswer } from '../../../shared/staff/identity-api';
-import type { StaffRight } from '../../../shared/staff/roles';
+import type { StaffMember, StaffSession as StaffSessionAnswer } from '../../../../shared/staff/identity-api';
+import type { StaffRight } from '../../../../shared/staff/roles';
 
 /**
  * The signed-in staff member as the pages know them (GET /api/staff/session; issue #21), with how many passkeys they

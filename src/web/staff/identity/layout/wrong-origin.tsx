@@ -1,8 +1,8 @@
 import Alert from '@mui/material/Alert';
 import Link from '@mui/material/Link';
 import type { ReactNode } from 'react';
-import { getSiteConfig } from '../../config/site-config';
-import { StaffPage } from '../components/staff-page';
+import { getSiteConfig } from '../../../config/site-config';
+import { StaffPage } from '../../components/staff-page';
 import { PublicFrame } from './public-frame';
 
 /**

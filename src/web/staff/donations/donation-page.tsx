@@ -10,11 +10,11 @@ import { PageError } from '../components/page-error';
 import { useStaffData } from '../components/use-staff-data';
 import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
-import { useStaffSession } from '../session/staff-session-context';
+import { useStaffSession } from '../identity/session/staff-session-context';
 import { planPagePath, STAFF_PAGES } from '../staff-paths';
-import { CorrectEmailDialog } from './correct-email-dialog';
-import { fetchDonation, receiptPdfUrl, resendReceipt } from './donation-api';
-import { DonationFields, FieldList } from './donation-fields';
+import { CorrectEmailDialog } from '../components/correct-email-dialog';
+import { fetchDonation, receiptPdfUrl, resendReceipt } from '../api/donation-api';
+import { DonationFields, FieldList } from '../components/donation-fields';
 import { DonationHistory } from './donation-history';
 import { RefundDialog } from './refund-dialog';
 

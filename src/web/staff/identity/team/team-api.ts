@@ -1,8 +1,8 @@
-import type { TeamListSchema, TeamMember } from '../../../shared/staff/identity-api';
-import type { StaffRole } from '../../../shared/staff/roles';
-import { STAFF_API, staffApiPath } from '../../../shared/staff/paths';
+import type { TeamListSchema, TeamMember } from '../../../../shared/staff/identity-api';
+import type { StaffRole } from '../../../../shared/staff/roles';
+import { STAFF_API, staffApiPath } from '../../../../shared/staff/paths';
 import type { z } from 'zod';
-import { staffFetch } from '../api/staff-fetch';
+import { staffFetch } from '../../api/staff-fetch';
 
 /** The team, by e-mail address (admin only). */
 export async function fetchTeam(): Promise<TeamMember[]> {

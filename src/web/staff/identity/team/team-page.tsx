@@ -10,14 +10,14 @@ import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
-import type { TeamMember } from '../../../shared/staff/identity-api';
-import { ROLE_DESCRIPTIONS, STAFF_ROLES, type StaffRole } from '../../../shared/staff/roles';
-import { formatInstant } from '../components/format';
-import { PageError } from '../components/page-error';
-import { useStaffData } from '../components/use-staff-data';
-import { HeadedTable } from '../components/scroll-table';
-import { useStaffAction } from '../components/use-staff-action';
-import { StaffPage } from '../components/staff-page';
+import type { TeamMember } from '../../../../shared/staff/identity-api';
+import { ROLE_DESCRIPTIONS, STAFF_ROLES, type StaffRole } from '../../../../shared/staff/roles';
+import { formatInstant } from '../../components/format';
+import { PageError } from '../../components/page-error';
+import { useStaffData } from '../../components/use-staff-data';
+import { HeadedTable } from '../../components/scroll-table';
+import { useStaffAction } from '../../components/use-staff-action';
+import { StaffPage } from '../../components/staff-page';
 import { changeRole, fetchTeam, inviteMember, removeMember } from './team-api';
 
 /** Each role's name as the team page writes it. */
