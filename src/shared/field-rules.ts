@@ -34,6 +34,11 @@ export function hasUnsupportedCharacters(value: string, lines: TextLines = 'sing
   return (lines === 'multi' ? MULTI_LINE_UNSUPPORTED : SINGLE_LINE_UNSUPPORTED).test(value);
 }
 
+/** `value` with its CRLF and CR line breaks as LF: how a multi-line text is read before its characters are checked. */
+export function withLineFeeds(value: string): string {
+  return value.replace(/\r\n?/g, '\n');
+}
+
 /**
  * A string schema that trims its input, turns CRLF and CR line breaks into LF (`multi` only), normalises it
  * to NFC (so the same text is stored the same way however it was typed), refuses unsupported characters
@@ -42,7 +47,7 @@ export function hasUnsupportedCharacters(value: string, lines: TextLines = 'sing
  */
 export function textField(rules: readonly [Rule, ...Rule[]], lines: TextLines = 'single') {
   const text = z.string({ error: rules[0][1] }).trim();
-  return (lines === 'multi' ? text.overwrite((value) => value.replace(/\r\n?/g, '\n')) : text)
+  return (lines === 'multi' ? text.overwrite(withLineFeeds) : text)
     .normalize('NFC')
     .superRefine((value, ctx) => {
       if (hasUnsupportedCharacters(value, lines)) {

@@ -1,4 +1,4 @@
-import { hasUnsupportedCharacters, UNSUPPORTED_CHARACTERS_MESSAGE } from '../../shared/field-rules';
+import { hasUnsupportedCharacters, UNSUPPORTED_CHARACTERS_MESSAGE, withLineFeeds } from '../../shared/field-rules';
 
 /**
  * The guard of every input of every route (issue #32, parts 1 and 2; decision 0096): whatever a route's schema says,
@@ -47,7 +47,7 @@ const issueAt = (path: readonly string[], message: string): InputGuardIssue => (
  * white space around it, a vertical tab or form feed too, is dropped, not refused), CRLF and CR as LF, tab and line
  * feed allowed: whether a field takes several lines is its schema's call.
  */
-const refusedText = (text: string) => hasUnsupportedCharacters(text.trim().replace(/\r\n?/g, '\n'), 'multi');
+const refusedText = (text: string) => hasUnsupportedCharacters(withLineFeeds(text.trim()), 'multi');
 
 /**
  * The issues of `data`, the `httpPart` of a request (`body`, `querystring`, `params`; none for another part): one per
