@@ -13,6 +13,7 @@ import {
   StaffSupporterHiddenSchema,
   type StaffCampaignInput,
 } from '../../../shared/staff/campaigns-api';
+import { EmptyBodySchema } from '../../../shared/staff/identity-api';
 import { STAFF_API } from '../../../shared/staff/paths';
 import type { Database } from '../../db/client';
 import { campaigns, campaignSupporters, type CampaignRow } from '../../db/schema';
@@ -204,6 +205,7 @@ export const staffCampaignRoutes: FastifyPluginAsyncZod<StaffCampaignsOptions> =
       schema: {
         summary: "Staff: hide a supporter from a campaign's public supporters' list",
         params: StaffCampaignSupporterParamsSchema,
+        body: EmptyBodySchema,
         response: { 200: StaffSupporterHiddenSchema, ...WRITE_ERRORS, ...errorAnswers(404) },
       },
     },
