@@ -1,8 +1,9 @@
 /**
  * `npm run bench:web` (issues #5 and #20): builds the site (`npm run build`, pre-render included), starts the
  * production server (temporary DATA_DIR, a copy of the build as WEB_ROOT, a free port on 127.0.0.1) and runs
- * Lighthouse with Debian's Chromium in its mobile preset on /donate and on /es/donate (issue #24: the Spanish landing
- * screen meets the same bar): one warm-up run, discarded, then RUNS runs each. In the
+ * Lighthouse with Debian's Chromium in its mobile preset on /donate, on /es/donate (issue #24: the Spanish landing
+ * screen meets the same bar) and on a live campaign's link /donate?campaign=<slug> (issue #34: the same bars, with the
+ * campaign's hero in the first HTML): one warm-up run, discarded, then RUNS runs each. In the
  * same run it serves a plain static HTML page with the same hero and selection card and no JavaScript and measures it
  * the same way. It prints each run, then the medians of both side by side: scores, LCP, TBT, CLS, the longest
  * main-thread task after the first paint (as observed in the trace, before Lighthouse's simulated 4x slowdown), the
@@ -51,6 +52,11 @@ const CHROME_FLAGS = [
   '--no-first-run',
 ];
 const root = new URL('..', import.meta.url).pathname;
+/**
+ * The live campaign the server starts with (issue #34): CAMPAIGNS makes it once per database (decision 0101), titled
+ * with its slug, without a goal or an end, so its hero shows what was raised and the donors.
+ */
+const BENCH_CAMPAIGN = 'reef-bench';
 
 /**
  * The figures of one Lighthouse run: scores 0-100, LCP and TBT in ms, CLS unitless, the longest main-thread task after
@@ -252,7 +258,7 @@ async function main(): Promise<void> {
   try {
     server = spawn('npx', ['tsx', 'src/server/main.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: String(sitePort), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: webRoot, LOG_LEVEL: 'warn', NODE_ENV: 'production', COOKIE_SECRET: randomBytes(32).toString('hex') },
+      env: { ...process.env, PORT: String(sitePort), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_ROOT: webRoot, LOG_LEVEL: 'warn', NODE_ENV: 'production', COOKIE_SECRET: randomBytes(32).toString('hex'), CAMPAIGNS: BENCH_CAMPAIGN },
       stdio: ['ignore', 'ignore', 'inherit'],
       detached: true,
     });
@@ -265,7 +271,7 @@ async function main(): Promise<void> {
     await waitForOk(`http://127.0.0.1:${sitePort}/api/donations/stats`, 60_000);
 
     chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROME_FLAGS });
-    const sitePages = ['/donate', '/es/donate'];
+    const sitePages = ['/donate', '/es/donate', `/donate?campaign=${BENCH_CAMPAIGN}`];
     const targets = [
       ...sitePages.map((path) => ({ label: `site ${path}`, url: `http://127.0.0.1:${sitePort}${path}` })),
       { label: 'static page', url: `http://127.0.0.1:${staticPort}/` },

@@ -170,7 +170,7 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     campaignFee: { feeCoverage: config.site.feeCoverage },
   });
   // Campaigns (issue #34): CAMPAIGNS made campaigns once per database, and their public figures.
-  const campaignFigures = await registerCampaigns(app, { db, config, clock: clock ?? systemClock });
+  const campaignFigures = await registerCampaigns(app, { db, config, clock: clock ?? systemClock, links: receipts.links });
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
@@ -237,7 +237,7 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   await registerSite(app, config, {
     campaignHero: async (slug, locale) => {
       const found = await campaignFigures.publicCampaign(slug, locale);
-      return found && campaignHeroHtml({ figures: found.figures, locale, now: (clock ?? systemClock).now(), timeZone: config.staffTimeZone });
+      return found && campaignHeroHtml({ figures: found.figures, supporters: found.supporters, locale, now: (clock ?? systemClock).now(), timeZone: config.staffTimeZone });
     },
   });
   await app.ready();

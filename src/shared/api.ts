@@ -11,6 +11,8 @@ export const API_PATHS = {
   donationStats: '/api/donations/stats',
   /** A campaign's public figures (issue #34); `:slug` its slug. */
   campaign: '/api/campaigns/:slug',
+  /** A donor's choice to appear on a campaign's supporters' list (issue #34); `:token` the gift's receipt token. */
+  campaignSupporter: '/api/campaign-supporters/:token',
 } as const;
 
 /** Cookie the server sets on the page with the CSRF token (issue #2; spec section 7), over plain HTTP. */

@@ -94,6 +94,17 @@ const TRIBUTE_COLUMNS: Column[] = [
   ['honoree_name', (row) => text(row.tributeHonoreeName)],
 ];
 
+/**
+ * What the gift counts toward its campaign (issue #34: "the same rules in ... the export"; decision 0101,
+ * campaigns/counting.ts): a succeeded gift's amount less its refunds and its covered fee, at least 0; a refunded or
+ * disputed gift 0; empty for a gift without a campaign. The sum of this column over a campaign's gifts is what its
+ * page says it raised.
+ */
+const campaignCounted = (row: ExportRow) =>
+  row.campaign === null
+    ? ''
+    : formatCentsAsDollars(row.status === 'succeeded' ? Math.max(row.amountCents - row.refundedCents - row.feeCoveredCents, 0) : 0);
+
 /** Our own file: every receipted gift with its status, amounts and refunds, the donor as stored, and the card's brand and last 4. */
 const STANDARD: ExportLayout = {
   keptOnly: false,
@@ -122,6 +133,7 @@ const STANDARD: ExportLayout = {
     ['test_payment', (row) => trueFalse(row.isTestPayment)],
     ['campaign', (row) => text(row.campaign)],
     ['fee_covered', (row) => formatCentsAsDollars(row.feeCoveredCents)],
+    ['campaign_counted', campaignCounted],
     ...TRIBUTE_COLUMNS,
   ],
 };

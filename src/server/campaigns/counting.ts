@@ -65,3 +65,12 @@ export async function countCampaignByDay(db: Database, slug: string, timeZone: s
     .orderBy(sql`1`);
   return rows.map((row) => ({ date: row.date, raisedCents: Number(row.raisedCents) }));
 }
+
+/**
+ * True when a campaign's raised amount went from below its goal to at least its goal (cents, counted as
+ * {@link countCampaigns}): the test a `campaign.goal_reached` event (issue #38) applies to a campaign's count read
+ * before and after a gift's or a refund's transaction. False without a goal.
+ */
+export function crossesGoal(beforeCents: number, afterCents: number, goalCents: number | null): boolean {
+  return goalCents !== null && beforeCents < goalCents && afterCents >= goalCents;
+}

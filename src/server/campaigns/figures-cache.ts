@@ -4,7 +4,9 @@ import type { Locale } from '../../shared/i18n/locales';
 import type { Database } from '../db/client';
 import { campaigns, type CampaignRow } from '../db/schema';
 import type { Clock } from '../platform/clock';
+import { SUPPORTERS_SHOWN } from '../../shared/campaign-supporters';
 import { countCampaign, type CampaignCount } from './counting';
+import { latestSupporters, type PublicSupporter } from './supporters';
 
 /**
  * A campaign's public figures, kept per process for at most `maxAgeMs` (issue #34: "figures at most 60 seconds old",
@@ -18,8 +20,11 @@ const MAX_ENTRIES = 1000;
 /** How long before figures are too old a request reads them again in the background, at most (ms). */
 const REFRESH_AHEAD_MS = 10_000;
 
-/** What one read found: the campaign's row and its count, or undefined for no campaign of that slug. */
-type Found = { campaign: CampaignRow; count: CampaignCount } | undefined;
+/**
+ * What one read found: the campaign's row, its count and its latest supporters (none while its list is off), or
+ * undefined for no campaign of that slug.
+ */
+type Found = { campaign: CampaignRow; count: CampaignCount; supporters: PublicSupporter[] } | undefined;
 
 /** One slug's figures: the last read (with the instant it started), and the read under way, if any. */
 interface Entry {
@@ -33,6 +38,8 @@ export interface PublicCampaign {
   ageMs: number;
   /** The campaign's texts in every language, its preselection and the supporters' flag, for the donate page. */
   campaign: CampaignRow;
+  /** The latest supporters who chose to be shown (decision 0103), newest first; empty while the list is off. */
+  supporters: PublicSupporter[];
 }
 
 /** The cache {@link createCampaignFiguresCache} makes. */
@@ -54,7 +61,11 @@ export function createCampaignFiguresCache({ db, clock, maxAgeMs }: { db: Databa
   async function read(slug: string): Promise<Found> {
     const [campaign] = await db.select().from(campaigns).where(eq(campaigns.slug, slug));
     if (!campaign) return undefined;
-    return { campaign, count: await countCampaign(db, slug) };
+    const [count, supporters] = await Promise.all([
+      countCampaign(db, slug),
+      campaign.showSupporters ? latestSupporters(db, slug, SUPPORTERS_SHOWN) : Promise.resolve([]),
+    ]);
+    return { campaign, count, supporters };
   }
 
   /** Starts a read of `slug` into `entry` (one at a time), dated `nowMs`. */
@@ -102,12 +113,13 @@ export function createCampaignFiguresCache({ db, clock, maxAgeMs }: { db: Databa
       const now = clock.now();
       const { readAtMs, found } = await figuresOf(slug, now.getTime());
       if (!found) return undefined;
-      const { campaign, count } = found;
+      const { campaign, count, supporters } = found;
       const status = campaignStatus(campaign, now);
       if (status === 'draft') return undefined;
       const text = campaignTextIn(campaign.texts, locale);
       return {
         campaign,
+        supporters,
         ageMs: Math.max(0, now.getTime() - readAtMs),
         figures: {
           slug: campaign.slug,

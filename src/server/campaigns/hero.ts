@@ -3,6 +3,7 @@ import type { Locale } from '../../shared/i18n/locales';
 import { centsToDollars, formatDollars } from '../../shared/money';
 import { serverI18n } from '../i18n/catalogues';
 import { escapeHtml } from '../../shared/html-escape';
+import type { PublicSupporter } from './supporters';
 
 /**
  * The campaign hero of a campaign link (issue #34, "Donors see it"; decision 0102): markup the server puts into the
@@ -34,6 +35,8 @@ export function timeLeftText(endsAt: Date, now: Date, locale: Locale, timeZone: 
 /** What {@link campaignHeroHtml} shows: the public figures (title and description already in the page's language). */
 export interface CampaignHeroInput {
   figures: CampaignFigures;
+  /** The latest supporters who chose to be shown (decision 0103), newest first; none while the list is off. */
+  supporters?: readonly PublicSupporter[];
   locale: Locale;
   now: Date;
   /** The deployment's time zone (TZ), in which dates and hours are written. */
@@ -47,7 +50,7 @@ export interface CampaignHeroInput {
  * the general work; ended, that it has ended, what it raised, and the same. Styled with inline `style` attributes
  * (allowed by the CSP's `style-src-attr`), so it needs no script or style tag.
  */
-export function campaignHeroHtml({ figures, locale, now, timeZone }: CampaignHeroInput): string {
+export function campaignHeroHtml({ figures, supporters = [], locale, now, timeZone }: CampaignHeroInput): string {
   const i18n = serverI18n(locale);
   const money = (cents: number) => formatDollars(centsToDollars(cents), locale === 'es' ? 'es-US' : 'en-US');
   const raised = money(figures.raisedCents);
@@ -86,6 +89,30 @@ export function campaignHeroHtml({ figures, locale, now, timeZone }: CampaignHer
   return (
     `<h1 tabindex="-1" style="margin:0 0 16px;font-size:clamp(1.75rem,6vw,2.5rem);line-height:1.2;font-weight:700;overflow-wrap:anywhere">${escapeHtml(figures.title)}</h1>` +
     description +
-    body
+    body +
+    supportersHtml(supporters, locale, timeZone)
+  );
+}
+
+/**
+ * The supporters' list (issue #34, "Supporters' list"; decision 0103): a heading and, for each supporter, the name as
+ * typed, the day of the gift in `timeZone`, and the message when the donor chose to show it, all HTML-escaped; never an
+ * amount, an address or a place. Empty when no one is listed.
+ */
+export function supportersHtml(supporters: readonly PublicSupporter[], locale: Locale, timeZone: string): string {
+  if (supporters.length === 0) return '';
+  const i18n = serverI18n(locale);
+  const day = new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'medium' });
+  const items = supporters.map((supporter) => {
+    const message = supporter.message === null ? '' : `<p style="margin:2px 0 0;font-style:italic">${escapeHtml(supporter.message)}</p>`;
+    return (
+      `<li style="margin:0 0 8px;overflow-wrap:anywhere"><strong>${escapeHtml(supporter.name)}</strong> · ` +
+      `<time datetime="${supporter.givenAt.toISOString()}">${escapeHtml(day.format(supporter.givenAt))}</time>${message}</li>`
+    );
+  });
+  return (
+    `<section aria-labelledby="campaign-supporters-heading" style="margin:16px 0 0;max-width:60ch">` +
+    `<h2 id="campaign-supporters-heading" style="margin:0 0 8px;font-size:1.25rem;font-weight:700">${escapeHtml(i18n._('campaign.hero.supportersHeading'))}</h2>` +
+    `<ul style="list-style:none;margin:0;padding:0;font-size:1rem">${items.join('')}</ul></section>`
   );
 }

@@ -890,3 +890,31 @@ export const oneTimeUpgrades = pgTable('one_time_upgrades', {
   name: text('name').primaryKey(),
   doneAt: timestamp('done_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * A donor's choice to appear on a campaign's supporters' list (issue #34, "Supporters' list"; decision 0103), one row per
+ * donation: made on the thank-you page of a gift that recorded a campaign (never an anonymous one), by the donor who
+ * holds that gift's receipt token. `show_name` lists the donor's name as typed, `show_message` also the gift's message;
+ * `hidden_at`/`hidden_by` are set when staff hide it (audited), and a donor's later choice never unhides it. What the
+ * list shows is read from the donation (its name, message and date), so the row holds no copy of donor data.
+ */
+export const campaignSupporters = pgTable(
+  'campaign_supporters',
+  {
+    donationId: uuid('donation_id')
+      .primaryKey()
+      .references(() => donations.id),
+    /** The campaign the gift recorded (lower-case slug), copied for the list's index. */
+    campaign: text('campaign').notNull(),
+    showName: boolean('show_name').notNull(),
+    showMessage: boolean('show_message').notNull(),
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    hiddenBy: uuid('hidden_by').references(() => staffMembers.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('campaign_supporters_campaign_idx').on(table.campaign, table.createdAt)],
+);
+
+/** A supporters' list row as Drizzle reads it. */
+export type CampaignSupporterRow = typeof campaignSupporters.$inferSelect;

@@ -25,6 +25,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/donations/stats': 'getDonationStats',
   // A campaign's public figures (its goal bar).
   'GET /api/campaigns/:slug': 'getCampaign',
+  // A donor's choice to appear on a campaign's supporters' list (from the thank-you page).
+  'GET /api/campaign-supporters/:token': 'getSupporterChoice',
+  'PUT /api/campaign-supporters/:token': 'putSupporterChoice',
   // Receipts, by capability link.
   'GET /api/receipts/pdf/:token': 'getReceiptPdf',
   'POST /api/receipts/resend': 'emailReceiptLinks',
@@ -84,4 +87,5 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/staff/campaigns': 'createStaffCampaign',
   'GET /api/staff/campaigns/:id': 'getStaffCampaign',
   'PUT /api/staff/campaigns/:id': 'changeStaffCampaign',
+  'POST /api/staff/campaigns/:id/supporters/:donationId/hide': 'hideStaffCampaignSupporter',
 };

@@ -1,10 +1,10 @@
 import type { Database } from '../db/client';
-import { donationRefunds, donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlanChanges, recurringPlans } from '../db/schema';
+import { campaignSupporters, donationRefunds, donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlanChanges, recurringPlans } from '../db/schema';
 
 /**
  * Empties the ledger's tables for a test's `beforeEach`, children before parents (the outbox and receipts
  * reference donations, and the outbox refunds): mail outbox, refunds, receipts and their counters, idempotency keys, plan changes, recurring plans (which
- * donations reference, and which reference their first donation: the links are cut first), donations.
+ * donations reference, and which reference their first donation: the links are cut first), campaign supporters, donations.
  */
 export async function clearLedger(db: Database): Promise<void> {
   await db.update(donations).set({ recurringPlanId: null, recurringPeriod: null, recurringAttempt: null });
@@ -15,5 +15,6 @@ export async function clearLedger(db: Database): Promise<void> {
   await db.delete(idempotencyKeys);
   await db.delete(recurringPlanChanges);
   await db.delete(recurringPlans);
+  await db.delete(campaignSupporters);
   await db.delete(donations);
 }

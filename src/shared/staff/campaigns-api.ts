@@ -160,6 +160,18 @@ export const StaffCampaignSchema = z.object({
   ...FiguresShape,
   slugFixed: z.boolean(),
   days: z.array(CampaignDaySchema),
+  /** Its supporters' list (decision 0103): every donor who chose to show the name, newest first, hidden ones too. */
+  supporters: z.array(
+    z.object({
+      donationId: z.uuid(),
+      name: z.string(),
+      givenAt: z.iso.datetime(),
+      /** The gift's message when the donor chose to show it, else null. */
+      message: z.string().nullable(),
+      /** When staff hid it from the public list, or null. */
+      hiddenAt: z.iso.datetime().nullable(),
+    }),
+  ),
   link: z.string(),
   timeZone: z.string(),
 });
@@ -171,3 +183,12 @@ export const StaffCampaignSavedSchema = z.object({ id: z.uuid() });
 
 /** Path parameters of a campaign's routes. */
 export const StaffCampaignParamsSchema = z.strictObject({ id: z.uuid({ error: 'Not a campaign id' }) });
+
+/** Path parameters of a supporter's hide: the campaign's id and the supporter's donation id. */
+export const StaffCampaignSupporterParamsSchema = z.strictObject({
+  id: z.uuid({ error: 'Not a campaign id' }),
+  donationId: z.uuid({ error: 'Not a donation id' }),
+});
+
+/** Answer of a hide: when the supporter was hidden (the first hide's instant; a second hide changes nothing). */
+export const StaffSupporterHiddenSchema = z.object({ hiddenAt: z.iso.datetime() });

@@ -50,6 +50,8 @@ export const STAFF_API = {
   /** Issue #34: campaigns (list, create), a campaign (page, edit). */
   campaigns: '/api/staff/campaigns',
   campaign: '/api/staff/campaigns/:id',
+  /** Issue #34: hide a supporter of a campaign's list (`:donationId` the gift's). */
+  campaignSupporterHide: '/api/staff/campaigns/:id/supporters/:donationId/hide',
 } as const;
 
 /** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */

@@ -9,11 +9,14 @@ import {
   StaffCampaignParamsSchema,
   StaffCampaignSavedSchema,
   StaffCampaignSchema,
+  StaffCampaignSupporterParamsSchema,
+  StaffSupporterHiddenSchema,
   type StaffCampaignInput,
 } from '../../../shared/staff/campaigns-api';
+import { EmptyBodySchema } from '../../../shared/staff/identity-api';
 import { STAFF_API } from '../../../shared/staff/paths';
 import type { Database } from '../../db/client';
-import { campaigns, type CampaignRow } from '../../db/schema';
+import { campaigns, campaignSupporters, type CampaignRow } from '../../db/schema';
 import { errorAnswers, PAGE_WRITE_ERRORS } from '../../http/error-answers';
 import { apiError, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../../http/errors';
 import type { Clock } from '../../platform/clock';
@@ -21,11 +24,11 @@ import { recordStaffAction } from '../identity/audit-record';
 import { staffErrorAnswers } from '../identity/errors';
 import { requireStaff, signedInMember } from '../identity/guard';
 import { campaignColumns, findCampaign, listStaffCampaigns, readStaffCampaign, slugRecorded } from './store';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 
 /**
  * The staff campaigns API (issue #34, "Staff run campaigns"; decision 0101), under /api/staff/campaigns: the list, a
- * campaign's page, a create and an edit. Viewers read (right `read`); finance and admin write (right `campaigns`);
+ * campaign's page, a create, an edit, and a supporter's hide. Viewers read (right `read`); finance and admin write (right `campaigns`);
  * every write and its audit entry in one transaction. JSON, CSRF on writes and no-store as every /api route.
  */
 
@@ -186,6 +189,49 @@ export const staffCampaignRoutes: FastifyPluginAsyncZod<StaffCampaignsOptions> =
         throw error;
       }
       return reply.code(200).send({ id: campaign.id });
+    },
+  );
+
+  /**
+   * POST /api/staff/campaigns/:id/supporters/:donationId/hide (right `campaigns`; issue #34: the supporters' list "with a
+   * 'hide' action (audited)"; decision 0103): takes the supporter off the campaign's public list (within the figures'
+   * minute), audited (`campaign.supporter.hide`) in its transaction; 200 `{hiddenAt}`. Idempotent: a second hide keeps the
+   * first's instant and writes nothing. 404 no such campaign or no such supporter of it; 400 malformed ids.
+   */
+  app.post(
+    STAFF_API.campaignSupporterHide,
+    {
+      preHandler: requireStaff('campaigns'),
+      schema: {
+        summary: "Staff: hide a supporter from a campaign's public supporters' list",
+        params: StaffCampaignSupporterParamsSchema,
+        body: EmptyBodySchema,
+        response: { 200: StaffSupporterHiddenSchema, ...WRITE_ERRORS, ...errorAnswers(404) },
+      },
+    },
+    async (request, reply) => {
+      const campaign = await findCampaign(db, request.params.id);
+      if (!campaign) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      const mine = and(eq(campaignSupporters.donationId, request.params.donationId), eq(campaignSupporters.campaign, campaign.slug));
+      const hiddenAt = await db.transaction(async (tx) => {
+        const [row] = await tx.select({ hiddenAt: campaignSupporters.hiddenAt }).from(campaignSupporters).where(mine).for('update');
+        if (!row) return undefined;
+        if (row.hiddenAt !== null) return row.hiddenAt;
+        const member = signedInMember(request);
+        const now = clock.now();
+        await tx.update(campaignSupporters).set({ hiddenAt: now, hiddenBy: member.id, updatedAt: now }).where(mine);
+        await recordStaffAction(tx, {
+          staffMember: member,
+          action: 'campaign.supporter.hide',
+          subjectType: 'campaign',
+          subjectId: campaign.id,
+          details: { slug: campaign.slug, donationId: request.params.donationId },
+          requestId: request.id,
+        });
+        return now;
+      });
+      if (!hiddenAt) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      return reply.code(200).send({ hiddenAt: hiddenAt.toISOString() });
     },
   );
 };

@@ -4,6 +4,7 @@ import type { StaffCampaign, StaffCampaignInput, StaffCampaignList, StaffCampaig
 import { countCampaignByDay, countCampaigns, type CampaignCount } from '../../campaigns/counting';
 import type { Database } from '../../db/client';
 import { campaigns, donations, type CampaignRow } from '../../db/schema';
+import { staffSupporters } from '../../campaigns/supporters';
 import { fromLocalDateTime, toLocalDateTime } from './local-time';
 
 /**
@@ -71,13 +72,15 @@ const dollarsText = (cents: number | null) => (cents === null ? null : cents % 1
 
 /**
  * The page of `campaign` at `now` (dates in `timeZone`): its fields as the form edits them, its figures, its days (each
- * day with a counted gift, and the running total), whether its slug is fixed, and its link under `publicUrl`.
+ * day with a counted gift, and the running total), whether its slug is fixed, its supporters (decision 0103), and its
+ * link under `publicUrl`.
  */
 export async function readStaffCampaign(db: Database, campaign: CampaignRow, now: Date, timeZone: string, publicUrl: string): Promise<StaffCampaign> {
-  const [counts, byDay, fixed] = await Promise.all([
+  const [counts, byDay, fixed, supporters] = await Promise.all([
     countCampaigns(db, [campaign.slug]),
     countCampaignByDay(db, campaign.slug, timeZone),
     slugRecorded(db, campaign.slug),
+    staffSupporters(db, campaign.slug),
   ]);
   let total = 0;
   return {
@@ -101,6 +104,13 @@ export async function readStaffCampaign(db: Database, campaign: CampaignRow, now
       total += day.raisedCents;
       return { ...day, totalCents: total };
     }),
+    supporters: supporters.map((row) => ({
+      donationId: row.donationId,
+      name: row.name,
+      givenAt: row.givenAt.toISOString(),
+      message: row.showMessage ? row.message : null,
+      hiddenAt: row.hiddenAt?.toISOString() ?? null,
+    })),
     link: `${publicUrl.replace(/\/$/, '')}/donate?campaign=${campaign.slug}`,
     timeZone,
   };

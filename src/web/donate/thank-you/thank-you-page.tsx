@@ -28,6 +28,7 @@ import { ShareButtons } from './share-buttons';
 import { AppAnchor } from '../../components/app-anchor';
 import { rememberedCampaign } from '../../state/campaign-memory';
 import { campaignShareUrl } from './campaign-share';
+import { SupporterChoiceBoxes } from './supporter-choice';
 
 /**
  * The thank-you page, /donate/thank-you (spec section 2): the outcome with a 'Test Transaction'
@@ -36,7 +37,8 @@ import { campaignShareUrl } from './campaign-share';
  * state, back to /donate) and 'Learn More About Our Work' (ORGANIZATION_URL in a new tab). Without a
  * result the donor is sent to /donate (spec section 4, guards). Under the details: 'Download your receipt (PDF)'
  * when the result carries its receipt link (a new tab), and how to get receipts again on /donate/receipts (issue #12).
- * The share buttons share /donate with the campaign of the donor's link, if any (issue #23).
+ * The share buttons share /donate with the campaign of the donor's link, if any (issue #23). After a gift by a campaign's
+ * link, "Show my name on the campaign page" (issue #34, decision 0103: SupporterChoiceBoxes).
  */
 export function ThankYouPage() {
   const { i18n } = useTranslation();
@@ -93,6 +95,8 @@ export function ThankYouPage() {
               </Link>
             </Typography>
           </Stack>
+
+          {result.receiptUrl && rememberedCampaign() !== null && <SupporterChoiceBoxes receiptUrl={result.receiptUrl} />}
 
           <Stack spacing={2}>
             <Typography sx={{ fontSize: '1.125rem', fontWeight: 500 }}>{thankYouImpactMessage(i18n, result.amount)}</Typography>

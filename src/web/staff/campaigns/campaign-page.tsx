@@ -21,6 +21,7 @@ import { STAFF_PAGES } from '../staff-paths';
 import { CampaignDialog } from './campaign-dialog';
 import { CAMPAIGN_STATUS_LABELS, goalText, localText, WHAT_COUNTS } from './campaign-labels';
 import { fetchCampaign } from './campaigns-api';
+import { SupportersTable } from './supporters-table';
 
 /** Axis and tooltip values: dollars as money. */
 const money = (value: number | null) => (value === null ? '' : formatCents(Math.round(value * 100)));
@@ -28,8 +29,8 @@ const money = (value: number | null) => (value === null ? '' : formatCents(Math.
 /**
  * `/staff/campaigns/<id>` (issue #34, "A campaign's staff page"): its figures (raised, goal, percentage, donors, status,
  * dates) and what they count, in a sentence; its figures over time (a line of the running total, with the same figures
- * as a table, as the dashboard's); its gifts (the donations list filtered by the campaign) and its link. Finance and
- * admin get "Edit the campaign".
+ * as a table, as the dashboard's); its gifts (the donations list filtered by the campaign), its link, and its supporters'
+ * list (decision 0103). Finance and admin get "Edit the campaign" and "Hide" on each supporter.
  */
 export function CampaignPage() {
   const { id = '' } = useParams();
@@ -102,6 +103,7 @@ export function CampaignPage() {
               </HeadedTable>
             }
           />
+          <SupportersTable campaign={campaign} canHide={can('campaigns')} onHidden={reload} />
           {editing && (
             <CampaignDialog
               campaign={campaign}

@@ -18,3 +18,8 @@ export function saveCampaign(fields: StaffCampaignInputFields, id?: string): Pro
     ? staffFetch(STAFF_API.campaigns, { method: 'POST', json: fields })
     : staffFetch(staffApiPath(STAFF_API.campaign, id), { method: 'PUT', json: fields });
 }
+
+/** Hides the supporter of donation `donationId` from campaign `id`'s public list (audited); resolves with when. */
+export function hideSupporter(id: string, donationId: string): Promise<{ hiddenAt: string }> {
+  return staffFetch(staffApiPath(STAFF_API.campaignSupporterHide, id).replace(':donationId', encodeURIComponent(donationId)), { method: 'POST' });
+}
