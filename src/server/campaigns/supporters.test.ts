@@ -6,7 +6,7 @@ import { StaffCampaignSchema } from '../../shared/staff/campaigns-api';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { adminAuditLog, campaigns, campaignSupporters, donations } from '../db/schema';
 import { manualClock } from '../platform/clock';
-import { signInStaffForTest, type StaffTestSession } from '../staff/testing/staff-session';
+import { signInStaffForTest, type StaffTestSession } from '../staff/identity/testing/staff-session';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { loadCampaignTallies } from '../digest/campaign-tally';
 import { insertCampaign } from './testing/campaign-rows';
