@@ -33,8 +33,9 @@ const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * - The server: dist/server/main.mjs (built first when stale, `node scripts/build.mjs --if-stale`), NODE_ENV=benchmark,
  *   RATE_LIMITS=off, LOG_LEVEL=warn, on the embedded database in a temporary DATA_DIR (or on the PostgreSQL of
  *   DATABASE_URL when it is set), on a free port, with a temporary one-page WEB_ROOT, receipts written as `.eml` files
- *   in DATA_DIR/mail. Each API process is started with scripts/bench-count-queries.mjs preloaded, which counts the
- *   statements it sends to PostgreSQL (one round trip each).
+ *   in DATA_DIR/mail (BENCH_SERVER_BUNDLE names another build to measure, for an A/B comparison). Each API process is
+ *   started with scripts/bench-preload.mjs, which loads React's production build (as NODE_ENV=production does) and
+ *   counts the statements the process sends to PostgreSQL (one round trip each).
  * - One process, in three phases on one DATA_DIR (issue #39):
  *   1. the request path: BENCH_GIFTS donations (default 3,000), BENCH_CONNECTIONS at a time (default 20), the mail
  *      relay idle (its next run a day away), so its CPU per donation is the request's alone;
@@ -86,8 +87,9 @@ const RECEIPTS_TIMEOUT_MS = 15 * 60 * 1000;
  */
 const ANSWER_TIMEOUT_SECONDS = 120;
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SERVER_BUNDLE = path.join(REPO_ROOT, 'dist', 'server', 'main.mjs');
-const COUNT_QUERIES = path.join(REPO_ROOT, 'scripts', 'bench-count-queries.mjs');
+/** The server to measure: this checkout's build, or BENCH_SERVER_BUNDLE (another checkout's, for an A/B comparison). */
+const SERVER_BUNDLE = process.env.BENCH_SERVER_BUNDLE ? path.resolve(process.env.BENCH_SERVER_BUNDLE) : path.join(REPO_ROOT, 'dist', 'server', 'main.mjs');
+const PRELOAD = path.join(REPO_ROOT, 'scripts', 'bench-preload.mjs');
 /** Clock ticks per second of /proc's CPU times. */
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 /** Where `node --cpu-prof` writes the API process's profile when set (issue #39's profile; see BENCHMARKS.md). */
@@ -234,7 +236,7 @@ async function postgresCpuSeconds(dataDir: string): Promise<number> {
 interface BenchApi {
   server: ServerProcess;
   dataDir: string;
-  /** The file where scripts/bench-count-queries.mjs writes the process's statement count. */
+  /** The file where scripts/bench-preload.mjs writes the process's statement count. */
   queryCountFile: string;
 }
 
@@ -274,9 +276,9 @@ async function waitForReceipts(dataDir: string, count: number): Promise<{ lastWr
   }
 }
 
-/** The statements an API process has sent so far (scripts/bench-count-queries.mjs writes them every 100 ms). */
+/** The statements an API process has sent so far (scripts/bench-preload.mjs writes them every 100 ms). */
 async function statementCount(api: BenchApi): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 250));
+  await new Promise((resolve) => setTimeout(resolve, 300));
   return Number(await readFile(api.queryCountFile, 'utf8').catch(() => '0'));
 }
 
@@ -315,7 +317,7 @@ async function startApi(dataDir: string, env: Record<string, string>): Promise<B
       ...env,
     },
     START_TIMEOUT_MS,
-    { command: process.execPath, args: [...profile, '--import', COUNT_QUERIES, '--enable-source-maps', SERVER_BUNDLE] },
+    { command: process.execPath, args: [...profile, '--import', PRELOAD, '--enable-source-maps', SERVER_BUNDLE] },
   );
   return { server, dataDir, queryCountFile };
 }
@@ -447,11 +449,13 @@ function checkConsistent(name: string, sent: number, succeeded: number, ok2xx: n
 
 async function main(): Promise<void> {
   const loadAtStart = os.loadavg();
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--if-stale'], {
-    stdio: 'inherit',
-    // NOTE: a WEB_ROOT of its own, so only the server is built when stale, not the site.
-    env: { ...process.env, WEB_ROOT: os.tmpdir() },
-  });
+  if (!process.env.BENCH_SERVER_BUNDLE) {
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'build.mjs'), '--if-stale'], {
+      stdio: 'inherit',
+      // NOTE: a WEB_ROOT of its own, so only the server is built when stale, not the site.
+      env: { ...process.env, WEB_ROOT: os.tmpdir() },
+    });
+  }
   if (!existsSync(SERVER_BUNDLE)) throw new Error(`${SERVER_BUNDLE} is missing after the build`);
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'donation-bench-'));
   const web = await createMinimalWebRoot();

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
  * for src/server/<file> (through the inline source map of dist/server/main.mjs, node:module's SourceMap), `node:`
  * for Node's own modules, and V8's `(garbage collector)`, `(program)`, `(idle)`. Prints self time (samples where the
  * package's code ran) and total time (samples with the package anywhere on the stack, counted once per sample), in
- * ms and as a share of the busy time (all but idle), the `top` largest (default 25), then the top self-time functions.
+ * ms and as a share of the busy time (all but idle), the `top` largest (default 25), then the functions with the most
+ * total time (of the packages PROFILE_PACKAGES lists, comma-separated prefixes, when set) and with the most self time.
  */
 
 interface ProfileNode {
@@ -70,6 +71,7 @@ for (const node of profile.nodes) for (const child of node.children ?? []) paren
 const self = new Map<string, number>();
 const total = new Map<string, number>();
 const selfFunctions = new Map<string, number>();
+const totalFunctions = new Map<string, number>();
 let busyUs = 0;
 let allUs = 0;
 profile.samples.forEach((id, index) => {
@@ -83,14 +85,17 @@ profile.samples.forEach((id, index) => {
   const fn = `${node.callFrame.functionName || '(anonymous)'} ${leaf}:${node.callFrame.lineNumber + 1}`;
   selfFunctions.set(fn, (selfFunctions.get(fn) ?? 0) + us);
   const seen = new Set<string>();
+  const seenFunctions = new Set<string>();
   for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
     const frame = byId.get(at);
     if (!frame) break;
     const name = packageOf(frame.callFrame.url, frame.callFrame.functionName);
     if (name === '(root)') continue;
     seen.add(name);
+    seenFunctions.add(`${frame.callFrame.functionName || '(anonymous)'} ${name}:${frame.callFrame.lineNumber + 1}`);
   }
   for (const name of seen) total.set(name, (total.get(name) ?? 0) + us);
+  for (const name of seenFunctions) totalFunctions.set(name, (totalFunctions.get(name) ?? 0) + us);
 });
 
 const ms = (us: number) => (us / 1000).toFixed(0).padStart(8);
@@ -104,6 +109,14 @@ for (const name of rows.sort((a, b) => (self.get(b) ?? 0) - (self.get(a) ?? 0)).
 console.log('\nBy total time:');
 for (const name of rows.sort((a, b) => (total.get(b) ?? 0) - (total.get(a) ?? 0)).slice(0, top)) {
   console.log(`${name.padEnd(40)} ${ms(total.get(name) ?? 0)} ${share(total.get(name) ?? 0)}`);
+}
+const only = process.env.PROFILE_PACKAGES?.split(',');
+console.log(`\nTop total-time functions${only ? ` of ${only.join(', ')}` : ''}:`);
+for (const [name, us] of [...totalFunctions]
+  .filter(([name]) => !only || only.some((prefix) => name.split(' ').at(-1)?.startsWith(prefix)))
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, top)) {
+  console.log(`${ms(us)} ${share(us)}  ${name}`);
 }
 console.log('\nTop self-time functions:');
 for (const [name, us] of [...selfFunctions].sort((a, b) => b[1] - a[1]).slice(0, top)) {
