@@ -16,6 +16,42 @@ import type { ReceiptDetails } from './repository';
  */
 
 const require = createRequire(import.meta.url);
+/** Most words {@link withLayoutCache} keeps per font; past it the cache starts over. */
+const MAX_CACHED_LAYOUTS = 5_000;
+
+/**
+ * `font` with its `layout` (fontkit's shaping of a string into glyphs and positions) remembered per process, by text
+ * and features (issue #39): pdfkit lays out every word it draws, and its own cache lives one document, so each
+ * receipt shaped the same labels and sentences again (OpenType lookups, a third of a receipt's CPU in the profile).
+ * Each call gets positions of its own, since pdfkit scales them in place; the glyphs are fontkit's, which pdfkit only
+ * reads. Same input, same glyphs and positions: the PDF is unchanged.
+ */
+function withLayoutCache(created: ReturnType<typeof fontkit.create>): fontkit.Font {
+  if (!('layout' in created)) throw new Error('A font file, not a collection, was expected');
+  const font = created;
+  const layout = font.layout.bind(font) as (text: string, ...rest: unknown[]) => fontkit.GlyphRun;
+  const cache = new Map<string, Pick<fontkit.GlyphRun, 'glyphs' | 'positions'>>();
+  font.layout = ((text: string, ...rest: unknown[]) => {
+    const key = rest.every((argument) => argument === undefined) ? text : `${text}\u0000${JSON.stringify(rest)}`;
+    let run = cache.get(key);
+    if (!run) {
+      const fresh = layout(text, ...rest);
+      run = { glyphs: fresh.glyphs, positions: fresh.positions.map((position) => ({ ...position })) };
+      if (cache.size >= MAX_CACHED_LAYOUTS) cache.clear();
+      cache.set(key, run);
+    }
+    const positions = run.positions.map((position) => ({ ...position }));
+    return {
+      glyphs: run.glyphs,
+      positions,
+      get advanceWidth() {
+        return positions.reduce((width, position) => width + position.xAdvance, 0);
+      },
+    };
+  }) as unknown as fontkit.Font['layout'];
+  return font;
+}
+
 /**
  * Noto Sans 400 and 700 (Latin, Greek, Cyrillic and Vietnamese: a donor's name in any of them prints), parsed once
  * by fontkit, pdfkit's font engine, and shared by every document: each PDF subsets the glyphs it uses.
@@ -24,8 +60,8 @@ const require = createRequire(import.meta.url);
  * (issue #19's measurement of the test suite; docs/decisions/0066-test-suite-time.md). Now about 40 ms.
  */
 const FONTS = {
-  regular: fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf'))),
-  bold: fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf'))),
+  regular: withLayoutCache(fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')))),
+  bold: withLayoutCache(fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf')))),
 };
 
 /** Width of A4 (595.28 pt) and height of Letter (792 pt) would each cut the other; A4 width and Letter height fit both. */
@@ -62,6 +98,9 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
   const locale = receipt.locale ?? SOURCE_LOCALE;
   const i18n = serverI18n(locale);
   const doc = new PDFDocument({
+    // NOTE: no default font (pdfkit's is Helvetica, a standard font it parses from its AFM metrics for every document,
+    // and writes unembedded even when unused; issue #39): every text below names Body or Bold.
+    font: null as unknown as string,
     size: PAGE_SIZE,
     margin: MARGIN,
     tagged: true,

@@ -19,16 +19,30 @@ export interface ReceiptLine {
   value: string;
 }
 
+/** The amount formats of English receipts, by currency; the date formats, by locale. */
+const amountFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /**
  * `$25.00 USD`: cents as an amount with 2 decimals, its symbol and ISO code (en-US), the spec's English receipts;
  * in another language, dollars as that language writes them (issue #24: formatDollars, `25 US$`, `25,50 US$`).
  */
 export function formatAmountCents(amountCents: number, currency: string, locale: Locale = SOURCE_LOCALE): string {
   if (locale !== SOURCE_LOCALE) return formatDollars(amountCents / 100, locale);
-  const amount = new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2 }).format(
-    amountCents / 100,
-  );
-  return `${amount} ${currency}`;
+  return `${onceEach(amountFormats, currency, () => new Intl.NumberFormat('en-US', { style: 'currency', currency, minimumFractionDigits: 2 })).format(amountCents / 100)} ${currency}`;
+}
+
+/**
+ * The value kept in `cache` under `key`, made by `make` the first time. NOTE: an Intl formatter costs tens of
+ * microseconds to build and almost nothing to use; a receipt formats a dozen amounts and dates (issue #39's profile).
+ */
+function onceEach<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = make();
+    cache.set(key, value);
+  }
+  return value;
 }
 
 /**
@@ -36,7 +50,8 @@ export function formatAmountCents(amountCents: number, currency: string, locale:
  * another language as Intl writes it there (issue #24: `23 de noviembre de 2026`).
  */
 export function formatReceiptDate(instant: Date, locale: Locale = SOURCE_LOCALE): string {
-  return new Intl.DateTimeFormat(locale === SOURCE_LOCALE ? 'en-GB' : locale, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(instant);
+  const tag = locale === SOURCE_LOCALE ? 'en-GB' : locale;
+  return onceEach(dateFormats, tag, () => new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })).format(instant);
 }
 
 /** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown, in `locale`. */
