@@ -66,6 +66,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0020_locale_language_tag': '1192bfdfbef6ea68b119300c756c1d340fd0cdec61dfe01f304c3b30ca0f5bbc',
   '0021_refund_life_cycle': '24a308e76bd5200166a0c429696cf5ead48335f134652ede9db2d7e537b8f63a',
   '0022_campaigns': 'e5904a4e79f0ab72532243386444daa895df1c5562d898c98c8ec269fcfcbe2a',
+  '0023_staff_search': '53dc5f35cefd134b2bece1ef63007715b24e73b4f213b8b8d2ab119ef5599267',
 };
 
 describe('migrations from an empty database', () => {

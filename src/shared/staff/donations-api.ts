@@ -168,6 +168,8 @@ export const StaffDonationRowSchema = z.object({
   campaign: z.string().nullable(),
   /** Cents of amountCents the donor added to cover the card fee (issue #23); the gift is the rest. */
   feeCoveredCents: z.number().int(),
+  /** The donor asked not to be named in public (the list marks it: issue #36). */
+  isAnonymous: z.boolean(),
 });
 /** A list row. */
 export type StaffDonationRow = z.infer<typeof StaffDonationRowSchema>;
@@ -223,6 +225,14 @@ export const StaffDonationRefundSchema = z.object({
   amountCents: z.number().int(),
   gatewayRefundId: z.string(),
   createdAt: z.iso.datetime(),
+  /**
+   * Who refunded (issue #36, part 3: "the refunds table shows the reason and who refunded"): a staff member (`byEmail`
+   * their address), the operator's route, or the gateway (a refund made in its own dashboard and reported to us).
+   */
+  by: z.enum(['staff', 'operator', 'gateway']),
+  byEmail: z.string().nullable(),
+  /** The reason staff gave (null for the operator's and the gateway's). */
+  reason: z.string().nullable(),
 });
 
 /** An audit entry naming the donation: who (staff e-mail, or the operator or system), what, when, and its details. */

@@ -225,7 +225,9 @@ describe('GET /api/staff/donations/export', () => {
     const response = await get(query, finance, STAFF_API.donationsExport);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="donations-[a-z]+-filtered-\d{4}-\d{2}-\d{2}\.csv"$/);
+    // Issue #36: the unfiltered list's file is named "all", a narrowed one "filtered".
+    const scope = Object.keys(query).some((key) => key !== 'format') ? 'filtered' : 'all';
+    expect(response.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="donations-[a-z]+-${scope}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`));
     return parse(response.body, { columns: true }) as Array<Record<string, string>>;
   }
 

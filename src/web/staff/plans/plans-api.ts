@@ -20,7 +20,7 @@ export type PlanChangeBody =
   | { action: 'change_cause'; cause: string }
   | { action: 'pause'; until?: string }
   | { action: 'resume' }
-  | { action: 'cancel'; refundLastCharge?: boolean; reason?: string };
+  | { action: 'cancel'; cancelReason?: string; refundLastCharge?: boolean; reason?: string };
 
 /**
  * Changes plan `id` (POST its changes), under `idempotencyKey` when given (a cancel with refund: one key per dialog, so
