@@ -58,7 +58,7 @@ const isLanguageTag = (column: AnyPgColumn) => sql`${column} ~ '^[a-z]{2,3}(-[A-
  * The text the staff's search looks a donor up in (issue #36, part 2: any part of a name or e-mail, case and accents
  * ignored, a typo tolerated): the name and e-mail address, lower-cased and without accents by the database function
  * `staff_search_text` (migration of issue #36: `lower(unaccent(...))`, declared IMMUTABLE so it can be indexed), held by
- * a GIN trigram index (`pg_trgm`) that answers both `LIKE '%konkwo%'` and the typo-tolerant `'margret' <% text`. The
+ * a GIN trigram index (`pg_trgm`) that answers both `LIKE '%konkwo%'` and the typo-tolerant `'margret' <<% text`. The
  * index (donations_donor_trigram_idx) and the query (staff/shared/search.ts) both build it here, so their expressions
  * are the same and the planner uses the index.
  */

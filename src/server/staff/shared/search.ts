@@ -18,6 +18,12 @@ export const SEARCH_MAX_WORDS = 8;
 /** A receipt number's fragment worth looking for: at least 3 digits or dashes, a digit among them. */
 const RECEIPT_FRAGMENT = /^(?=.*[0-9])[0-9-]{3,}$/;
 
+/**
+ * A word whose typos are tolerated: 4 letters or more and nothing else (a name: `Margret`). Parts of an address
+ * (`example.net`) and numbers are found as typed, so `example.net` never finds `example.com`.
+ */
+const TYPO_TOLERANT_WORD = /^\p{L}{4,}$/u;
+
 /** `text` with LIKE's own characters (`%`, `_`, backslash) escaped, so it matches only itself. */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, '\\$&');
@@ -34,28 +40,27 @@ export interface StaffSearch {
   condition: SQL;
   /**
    * How well a gift matches (higher is better; a number, not a percentage): 100 for a receipt number or gateway id
-   * found, plus for each word 1 when the donor's name or e-mail contains it and its `word_similarity` (0 to 1).
+   * found, plus for each word 1 when the donor's name or e-mail contains it and its `strict_word_similarity` (0 to 1:
+   * 1 for a whole word, less for a part of a longer word or a word with a typo).
    */
   rank: SQL<number>;
 }
 
 /**
  * The search `q` asks for, or undefined for an empty one. Each word must be found in the donor's name or e-mail
- * (donorSearchTextSql: lower case, no accents), as a part of it (`LIKE '%word%'`) or, typo tolerated, as a word close
- * to it (`word <% text`: pg_trgm's word similarity at least `pg_trgm.word_similarity_threshold`, 0.6 by default); or
- * the whole text is part of a receipt number, or exactly a charge or payment intent id.
+ * (donorSearchTextSql: lower case, no accents), as a part of it (`LIKE '%word%'`) or, for a word of letters
+ * ({@link TYPO_TOLERANT_WORD}), as a word close to one of it (`word <<% text`: pg_trgm's strict word similarity, whole
+ * words against whole words, at least `pg_trgm.strict_word_similarity_threshold`, 0.5 by default: `margret` finds
+ * `margaret`, 0.55); or the whole text is part of a receipt number, or exactly a charge or payment intent id.
  */
 export function staffSearch(q: string | undefined): StaffSearch | undefined {
   const text = q?.trim();
   if (!text) return undefined;
   const document = donorSearchTextSql(donations.donorName, donations.donorEmail);
   const words = searchWords(text);
-  const wordConditions = words.map(
-    (word) => sql`(${document} LIKE '%' || staff_search_text(${escapeLike(word)}) || '%' OR staff_search_text(${word}) <% ${document})`,
-  );
-  const wordRanks = words.map(
-    (word) => sql`(CASE WHEN ${document} LIKE '%' || staff_search_text(${escapeLike(word)}) || '%' THEN 1 ELSE 0 END + word_similarity(staff_search_text(${word}), ${document}))`,
-  );
+  const contains = (word: string) => sql`${document} LIKE '%' || staff_search_text(${escapeLike(word)}) || '%'`;
+  const wordConditions = words.map((word) => (TYPO_TOLERANT_WORD.test(word) ? sql`(${contains(word)} OR staff_search_text(${word}) <<% ${document})` : contains(word)));
+  const wordRanks = words.map((word) => sql`(CASE WHEN ${contains(word)} THEN 1 ELSE 0 END + strict_word_similarity(staff_search_text(${word}), ${document}))`);
   // NOTE: `= ANY(ARRAY(subquery))` is run once before the scan (an InitPlan) and compared on the primary key, so the
   // planner can still OR it with the other indexed forms (an `IN (subquery)` inside an OR scans the whole table).
   const byReceipt = RECEIPT_FRAGMENT.test(text)
