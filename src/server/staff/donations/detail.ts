@@ -81,7 +81,7 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
     ? await db
         .select({
           plan: recurringPlans,
-          chargeCount: planChargeCountSql(recurringPlans.id),
+          chargeCount: planChargeCountSql(),
         })
         .from(recurringPlans)
         .where(eq(recurringPlans.id, d.recurringPlanId))

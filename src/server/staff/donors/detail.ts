@@ -61,7 +61,7 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
     db
       .select({
         plan: recurringPlans,
-        chargeCount: planChargeCountSql(recurringPlans.id),
+        chargeCount: planChargeCountSql(),
       })
       .from(recurringPlans)
       .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))

@@ -84,7 +84,7 @@ export async function lastChargeOf(db: Database, planId: string) {
  */
 export async function readStaffPlanDetail(db: Database, planId: string, retriesTotal: number): Promise<StaffPlanDetail | undefined> {
   const [found] = await db
-    .select({ plan: recurringPlans, donorName: donations.donorName, email: donations.donorEmail, chargeCount: planChargeCountSql(recurringPlans.id) })
+    .select({ plan: recurringPlans, donorName: donations.donorName, email: donations.donorEmail, chargeCount: planChargeCountSql() })
     .from(recurringPlans)
     .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
     .where(eq(recurringPlans.id, planId));

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { recurringPlans } from '../../db/schema';
 
 /**
  * A plan's "charges so far" (issue #36, part 3: one meaning on every page; the donation, donor and plan pages all
@@ -8,10 +8,12 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
  * under way (pending) counts. One row per charged period, since a period charges at most once (issue #7's unique
  * (plan, period)).
  *
- * Takes the plan's id column or expression (`recurring_plans.id`); returns a correlated count, a number, answered from
- * the index of (recurring_plan_id, period, attempt). The first gift names its plan too (period 0: recurring/plans.ts).
+ * Returns a count correlated with the `recurring_plans` row of the query it is selected in, a number, answered from the
+ * index of (recurring_plan_id, period, attempt). The first gift names its plan too (period 0: recurring/plans.ts).
+ * NOTE: the plan's id is written with its table's name on purpose: Drizzle writes a column of a one-table query without
+ * it, and a bare `"id"` inside this subquery meant the donation's own id (the donation page counted 0, issue #36).
  */
-export function planChargeCountSql(planId: AnyPgColumn | SQL): SQL<number> {
+export function planChargeCountSql(): SQL<number> {
   return sql<number>`(SELECT count(*) FROM donations charge
-    WHERE charge.recurring_plan_id = ${planId} AND charge.status IN ('succeeded', 'refunded', 'disputed'))`.mapWith(Number);
+    WHERE charge.recurring_plan_id = ${recurringPlans}."id" AND charge.status IN ('succeeded', 'refunded', 'disputed'))`.mapWith(Number);
 }
