@@ -433,6 +433,8 @@ test.describe('staff back office', () => {
     });
     await laptop.page.getByRole('button', { name: 'Refund', exact: true }).click();
     const dialog = laptop.page.getByRole('dialog', { name: 'Refund this donation' });
+    // Issue #36: no amount is chosen until staff choose one.
+    await dialog.getByRole('radio', { name: /^All that is left/ }).check();
     await dialog.getByRole('textbox', { name: 'Reason' }).fill('The donor asked for all of it back');
     await dialog.getByRole('button', { name: 'Refund $25.00' }).click();
     await expect(dialog.getByRole('alert')).toHaveText(

@@ -67,6 +67,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0021_refund_life_cycle': '24a308e76bd5200166a0c429696cf5ead48335f134652ede9db2d7e537b8f63a',
   '0022_campaigns': 'e5904a4e79f0ab72532243386444daa895df1c5562d898c98c8ec269fcfcbe2a',
   '0023_campaign_supporters': '63b4f0a646605aa56a7626ff43d4410213cd7ef62af105831640b19e2e0f9b2b',
+  '0024_staff_search': '53dc5f35cefd134b2bece1ef63007715b24e73b4f213b8b8d2ab119ef5599267',
 };
 
 describe('migrations from an empty database', () => {

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   type PgColumn,
@@ -55,14 +55,15 @@ const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v.r
 const isLanguageTag = (column: AnyPgColumn) => sql`${column} ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'`;
 
 /**
- * The text the staff's search looks a donor up in (issue #21, "Donations": a name or e-mail from the start of a word):
- * the name and e-mail address with `@ . + _ -` turned into spaces, as a `tsvector` of PostgreSQL's `simple`
- * configuration (lower case, no stemming), so `to_tsquery('simple', 'mar:*')` finds every word starting with `mar`
- * from a GIN index. The index (donations_donor_search_idx) and the query (staff/shared/search.ts) both build it
- * here, so their expressions are the same and the planner uses the index.
+ * The text the staff's search looks a donor up in (issue #36, part 2: any part of a name or e-mail, case and accents
+ * ignored, a typo tolerated): the name and e-mail address, lower-cased and without accents by the database function
+ * `staff_search_text` (migration of issue #36: `lower(unaccent(...))`, declared IMMUTABLE so it can be indexed), held by
+ * a GIN trigram index (`pg_trgm`) that answers both `LIKE '%konkwo%'` and the typo-tolerant `'margret' <<% text`. The
+ * index (donations_donor_trigram_idx) and the query (staff/shared/search.ts) both build it here, so their expressions
+ * are the same and the planner uses the index.
  */
-export function donorSearchDocumentSql(donorName: PgColumn, donorEmail: PgColumn) {
-  return sql`to_tsvector('simple'::regconfig, translate(${donorName} || ' ' || ${donorEmail}, '@.+_-', '     '))`;
+export function donorSearchTextSql(donorName: PgColumn | SQL, donorEmail: PgColumn | SQL) {
+  return sql`staff_search_text(${donorName} || ' ' || ${donorEmail})`;
 }
 
 /**
@@ -182,12 +183,12 @@ export const donations = pgTable(
     index('donations_donor_email_lower_idx').on(sql`lower(${table.donorEmail})`),
     // The staff's list (issue #21; 100,000 donations within 150 ms; decision 0085): pages by date or amount (their ids
     // read from the index alone), a status and a date range, whose last two columns also let the totals of any set of
-    // statuses and dates be summed from the index alone, and a donor's name or e-mail from the start of a word (see
-    // donorSearchDocumentSql).
+    // statuses and dates be summed from the index alone, and any part of a donor's name or e-mail, accents ignored, a
+    // typo tolerated (issue #36; see donorSearchTextSql).
     index('donations_created_at_id_idx').on(table.createdAt, table.id),
     index('donations_amount_created_at_id_idx').on(table.amountCents, table.createdAt, table.id),
     index('donations_status_created_at_amounts_idx').on(table.status, table.createdAt, table.amountCents, table.refundedCents),
-    index('donations_donor_search_idx').using('gin', donorSearchDocumentSql(table.donorName, table.donorEmail)),
+    index('donations_donor_trigram_idx').using('gin', sql`${donorSearchTextSql(table.donorName, table.donorEmail)} gin_trgm_ops`),
     // The dashboard's new and returning donors (issue #22; decision 0074): the gifts charged (succeeded, refunded,
     // disputed) in address order, read from the index alone (donor_email too: PostgreSQL reads lower(donor_email) from an
     // index only when the column itself is in it), grouped by address in one pass.
@@ -295,6 +296,8 @@ export const receipts = pgTable(
     unique('receipts_year_sequence_unique').on(table.year, table.sequence),
     check('receipts_sequence_check', sql`${table.sequence} >= 1`),
     check('receipts_number_check', sql`${table.number} ~ '^[0-9]{4}-[0-9]{6,}$'`),
+    /** Any part of a receipt number (issue #36, part 2: `000123` finds `2026-000123`), from a trigram index. */
+    index('receipts_number_trigram_idx').using('gin', sql`${table.number} gin_trgm_ops`),
   ],
 );
 
@@ -534,6 +537,8 @@ export const recurringPlans = pgTable(
     /** The donor's language (issue #24; decision 0094): the first gift's; its renewals and every e-mail of the plan are in it. */
     locale: text('locale', { enum: LOCALES }).notNull().default('en'),
     isTestPayment: boolean('is_test_payment').notNull(),
+    /** Why staff cancelled the plan (issue #36, part 3: the cancel dialog asks), as they typed it; NULL otherwise. */
+    cancelReason: text('cancel_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -77,6 +77,7 @@ const plan: RecurringPlanRow = {
   feeCoveredCents: 0,
   locale: 'en',
   isTestPayment: true,
+  cancelReason: null,
   createdAt: new Date('2026-10-26T14:00:00Z'),
   updatedAt: new Date('2026-11-26T14:00:00Z'),
 };

@@ -168,6 +168,8 @@ export const StaffDonationRowSchema = z.object({
   campaign: z.string().nullable(),
   /** Cents of amountCents the donor added to cover the card fee (issue #23); the gift is the rest. */
   feeCoveredCents: z.number().int(),
+  /** The donor asked not to be named in public (the list marks it: issue #36). */
+  isAnonymous: z.boolean(),
 });
 /** A list row. */
 export type StaffDonationRow = z.infer<typeof StaffDonationRowSchema>;
@@ -217,12 +219,24 @@ export const StaffDonationEmailSchema = z.object({
   sentAt: z.iso.datetime().nullable(),
 });
 
-/** A refund of the donation: amount in cents, the gateway's refund id, when. */
-export const StaffDonationRefundSchema = z.object({
+/** A refund made: amount in cents, the gateway's refund id, when (the answer of a staff refund). */
+export const StaffRefundMadeSchema = z.object({
   id: z.uuid(),
   amountCents: z.number().int(),
   gatewayRefundId: z.string(),
   createdAt: z.iso.datetime(),
+});
+
+/** A refund of the donation as its page lists it: the refund made, who made it and why. */
+export const StaffDonationRefundSchema = StaffRefundMadeSchema.extend({
+  /**
+   * Who refunded (issue #36, part 3: "the refunds table shows the reason and who refunded"): a staff member (`byEmail`
+   * their address), the operator's route, or the gateway (a refund made in its own dashboard and reported to us).
+   */
+  by: z.enum(['staff', 'operator', 'gateway']),
+  byEmail: z.string().nullable(),
+  /** The reason staff gave (null for the operator's and the gateway's). */
+  reason: z.string().nullable(),
 });
 
 /** An audit entry naming the donation: who (staff e-mail, or the operator or system), what, when, and its details. */
@@ -332,7 +346,7 @@ export type StaffRefundRequest = z.infer<typeof StaffRefundRequestSchema>;
 
 /** Answer of a refund (201, or 200 replayed): the refund, and the donation after it (cents). */
 export const StaffRefundAnswerSchema = z.object({
-  refund: StaffDonationRefundSchema,
+  refund: StaffRefundMadeSchema,
   donation: z.object({ id: z.uuid(), status: z.enum(STAFF_DONATION_STATUSES), amountCents: z.number().int(), refundedCents: z.number().int() }),
 });
 /** A refund's answer. */

@@ -203,8 +203,8 @@ export const AUDIT_MAX_PAGE_SIZE = 100;
 const auditFilterText = (maxLength: number) => textField([[atMost(maxLength), `Use at most ${maxLength} characters`]]);
 
 /**
- * Query of `GET /api/staff/audit` (filters in the page's URL): `actor` (an e-mail address, or `operator`), `action`
- * (exact), `subjectId`, `from`/`to` (UTC dates, inclusive), `page` (from 1), `pageSize` (1-100, default 50).
+ * Query of `GET /api/staff/audit` (filters in the page's URL): `actor` (any part of an e-mail address, or `operator`),
+ * `action` (any part of an action's name: `refund` finds every refund action; issue #36), `subjectId`, `from`/`to` (UTC dates, inclusive), `page` (from 1), `pageSize` (1-100, default 50).
  */
 export const AuditQuerySchema = z.object({
   actor: auditFilterText(254).optional(),

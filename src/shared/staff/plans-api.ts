@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { CardBrandSchema } from '../card';
 import { CAUSES } from '../causes';
+import { atLeast, atMost, present, textField } from '../field-rules';
 import { PauseUntilSchema } from '../recurring-api';
 import {
   DollarsAsCentsSchema,
   oneOf,
+  REFUND_REASON_MAX_LENGTH,
   REFUND_REASON_MIN_LENGTH,
   refundReasonSchema,
   STAFF_AMOUNT_ORDER_MESSAGE,
@@ -182,6 +184,10 @@ export const StaffPlanDetailSchema = z.object({
     })
     .nullable(),
   lastCharge: z.object({ donationId: z.uuid(), amountCents: z.number().int(), refundableCents: z.number().int(), receiptNumber: z.string().nullable() }).nullable(),
+  /** Why staff cancelled it (issue #36), null otherwise. */
+  cancelReason: z.string().nullable(),
+  /** Its charges so far (staff/shared/plan-charges.ts: every charge made, refunded or disputed ones included). */
+  chargeCount: z.number().int(),
   charges: z.array(StaffPlanChargeSchema),
   changes: z.array(StaffPlanChangeEntrySchema),
 });
@@ -191,12 +197,30 @@ export type StaffPlanDetail = z.infer<typeof StaffPlanDetailSchema>;
 /** The reason of a refund made with a cancel (as a refund's: REFUND_REASON_MIN_LENGTH to _MAX_LENGTH characters). */
 const RefundReasonSchema = refundReasonSchema('last charge');
 
+/** Longest reason of a cancel, in characters (as a refund's). */
+export const CANCEL_REASON_MAX_LENGTH = REFUND_REASON_MAX_LENGTH;
+
+/**
+ * Why staff cancel a plan (issue #36, part 3: "the plan cancel dialog asks for a reason and stores it"): 3 to 500
+ * characters of text on several lines if need be (field-rules' textField, as a refund's reason), stored on the plan
+ * and in the cancel's audit entry.
+ */
+export const CancelReasonSchema = textField(
+  [
+    [present, 'Say why the plan is cancelled'],
+    [atLeast(REFUND_REASON_MIN_LENGTH), `Say why the plan is cancelled (at least ${REFUND_REASON_MIN_LENGTH} characters)`],
+    [atMost(CANCEL_REASON_MAX_LENGTH), `Keep the reason under ${CANCEL_REASON_MAX_LENGTH} characters`],
+  ],
+  'multi',
+);
+
 /**
  * Body of `POST /api/staff/plans/:id/changes` (issue #22, "Actions"): the donor's own changes (recurring-api.ts
  * PlanChangeSchema, applied by the same code), the amount in cents as every staff amount: `change_amount`
  * `{amountCents}`, `change_cause` `{cause}`, `pause` `{until?}` (a date; without it, until resumed), `resume`, and
- * `cancel` `{refundLastCharge?, reason?}` (with `refundLastCharge: true`, the last charge is refunded in the same step,
- * which needs the `refund` right, a recent passkey or link sign-in, an Idempotency-Key and a `reason`).
+ * `cancel` `{cancelReason?, refundLastCharge?, reason?}` (`cancelReason`: why, stored on the plan, which the staff's
+ * dialog always asks; with `refundLastCharge: true`, the last charge is refunded in the same step, which needs the
+ * `refund` right, a recent passkey or link sign-in, an Idempotency-Key and a `reason`).
  */
 export const StaffPlanChangeRequestSchema = z
   .discriminatedUnion('action', [
@@ -207,7 +231,7 @@ export const StaffPlanChangeRequestSchema = z
     z.strictObject({ action: z.literal('change_cause'), cause: z.enum(CAUSES, { error: oneOf(CAUSES) }) }),
     z.strictObject({ action: z.literal('pause'), until: PauseUntilSchema.optional() }),
     z.strictObject({ action: z.literal('resume') }),
-    z.strictObject({ action: z.literal('cancel'), refundLastCharge: z.boolean().default(false), reason: RefundReasonSchema.optional() }),
+    z.strictObject({ action: z.literal('cancel'), cancelReason: CancelReasonSchema.optional(), refundLastCharge: z.boolean().default(false), reason: RefundReasonSchema.optional() }),
   ])
   .superRefine((body, ctx) => {
     if (body.action === 'cancel' && body.refundLastCharge && body.reason === undefined) {

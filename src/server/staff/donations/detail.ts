@@ -1,4 +1,4 @@
-import { asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { asc, eq, inArray, or } from 'drizzle-orm';
 import { centsToDollars, formatDollars } from '../../../shared/money';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import type { Database } from '../../db/client';
@@ -8,6 +8,7 @@ import { tributeOfRow } from '../../ledger/tribute-entries';
 import { listDonationAuditEntries } from './audit-entries';
 import { mailStateOf } from '../shared/mail-state';
 import { staffStatusOf } from '../shared/status';
+import { planChargeCountSql } from '../shared/plan-charges';
 
 /**
  * A donation as staff see it (issue #21, "A donation"): every field held (the card as brand and last4 only: no column
@@ -49,6 +50,18 @@ const MAIL_KIND_NAMES: Partial<Record<MailOutboxRow['kind'], string>> = {
 };
 
 /**
+ * Who made `refund` and why (issue #36, part 3): the staff member of its audit entry and the reason they gave; else the
+ * operator's route (asked under a gateway key of ours) or the gateway (reported: a refund made in its own dashboard).
+ */
+function refundedBy(refund: DonationRefundRow): Pick<Detail['refunds'][number], 'by' | 'byEmail' | 'reason'> {
+  if (refund.auditEntry) {
+    const reason = refund.auditEntry.details.reason;
+    return { by: 'staff', byEmail: refund.auditEntry.actorEmail, reason: typeof reason === 'string' ? reason : null };
+  }
+  return { by: refund.gatewayIdempotencyKey === null ? 'gateway' : 'operator', byEmail: null, reason: null };
+}
+
+/**
  * The detail of donation `donationId`, or undefined when there is none. Reads the donation with its receipt, then its
  * refunds, plan, e-mails (those naming the donation, one of its refunds, or its plan) and audit entries, and merges
  * them into `timeline`, oldest first (events at the same instant in the order listed: created, receipt, refunds,
@@ -68,7 +81,7 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
     ? await db
         .select({
           plan: recurringPlans,
-          chargeCount: sql<number>`(SELECT count(*) FROM ${donations} WHERE ${donations.recurringPlanId} = ${recurringPlans.id} AND ${donations.status} <> 'failed' AND ${donations.status} <> 'pending')`.mapWith(Number),
+          chargeCount: planChargeCountSql(),
         })
         .from(recurringPlans)
         .where(eq(recurringPlans.id, d.recurringPlanId))
@@ -155,7 +168,7 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
     })),
     refunds: refunds.flatMap((refund) =>
       refund.status === 'succeeded' && refund.gatewayRefundId !== null
-        ? [{ id: refund.id, amountCents: refund.amountCents, gatewayRefundId: refund.gatewayRefundId, createdAt: iso(refund.createdAt) }]
+        ? [{ id: refund.id, amountCents: refund.amountCents, gatewayRefundId: refund.gatewayRefundId, createdAt: iso(refund.createdAt), ...refundedBy(refund) }]
         : [],
     ),
     dispute: d.disputeStatus ? { status: d.disputeStatus } : null,

@@ -19,9 +19,16 @@ export function exportFilteredDonations(db: Database, query: StaffDonationExport
 }
 
 /**
- * The file name of a filtered export: `donations-<format>-filtered-<YYYY-MM-DD of now, UTC>.csv` (only letters, digits,
- * `-` and `.`: no quoting needed in Content-Disposition).
+ * The file name of an export: `donations-<format>-filtered-<YYYY-MM-DD of now, UTC>.csv` when `filtered` (a filter or
+ * a search narrowed the list), else `donations-<format>-all-<date>.csv` (issue #36, part 3: an export of the unfiltered
+ * list is not named "filtered"). Only letters, digits, `-` and `.`: no quoting needed in Content-Disposition.
  */
-export function filteredExportFileName(format: StaffDonationExportQuery['format'], now: Date): string {
-  return `donations-${format}-filtered-${now.toISOString().slice(0, 10)}.csv`;
+export function exportFileName(format: StaffDonationExportQuery['format'], filtered: boolean, now: Date): string {
+  return `donations-${format}-${filtered ? 'filtered' : 'all'}-${now.toISOString().slice(0, 10)}.csv`;
+}
+
+/** Whether `query` narrows the list: any filter or search given (the format aside). */
+export function isFilteredExport(query: StaffDonationExportQuery): boolean {
+  const { format: _format, ...filters } = query;
+  return Object.values(filters).some((value) => value !== undefined);
 }

@@ -1,8 +1,9 @@
-import { asc, desc, eq, inArray } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { StaffDonationListAnswer, StaffDonationListQuery, StaffDonationRow, StaffDonationTotals } from '../../../shared/staff/donations-api';
 import type { Database } from '../../db/client';
 import { donations, receipts } from '../../db/schema';
 import { filterCondition } from './filters';
+import { staffSearch } from '../shared/search';
 import { staffStatusSql } from '../shared/status';
 import { totalColumns } from '../shared/totals';
 
@@ -31,6 +32,7 @@ const rowColumns = {
   refundedCents: donations.refundedCents,
   campaign: donations.campaign,
   feeCoveredCents: donations.feeCoveredCents,
+  isAnonymous: donations.isAnonymous,
 };
 
 /** A row as selected by {@link rowColumns}. */
@@ -45,14 +47,18 @@ export function toListRow({ isTestPayment, createdAt, ...row }: SelectedRow): St
 
 /**
  * One page of the donations matching `query`'s filters (dates in `timeZone`), sorted by `sort` (`date`: created_at;
- * `amount`: amount_cents, then created_at) in `order`, ties broken by id so pages never overlap, `pageSize` rows after
+ * `amount`: amount_cents, then created_at) in `order` (after the search's rank, best first, when `q` is given: issue
+ * #36), ties broken by id so pages never overlap, `pageSize` rows after
  * `(page - 1) * pageSize` (OFFSET on the sort's index, a deferred join; decision 0085), with the totals of the whole filtered set. The
  * two queries run at once on two pooled connections. Rejects when the database fails.
  */
 export async function listStaffDonations(db: Database, query: StaffDonationListQuery, timeZone: string): Promise<StaffDonationListAnswer> {
   const where = filterCondition(query, timeZone);
   const direction = query.order === 'asc' ? asc : desc;
-  const orderBy = query.sort === 'amount' ? [direction(donations.amountCents), direction(donations.createdAt), direction(donations.id)] : [direction(donations.createdAt), direction(donations.id)];
+  const sorted = query.sort === 'amount' ? [direction(donations.amountCents), direction(donations.createdAt), direction(donations.id)] : [direction(donations.createdAt), direction(donations.id)];
+  // Issue #36: with a search, best matches first, then the asked order among equal matches.
+  const search = staffSearch(query.q);
+  const orderBy = search ? [sql`${search.rank} DESC`, ...sorted] : sorted;
   // NOTE: a deferred join: the page's ids are chosen first, from the sort's index alone (an index-only scan skips the
   // OFFSET's rows without reading them from the table), then only those rows are read and joined to their receipts.
   const pageIds = db

@@ -32,7 +32,7 @@ import { correctDonorEmail, resendReceiptForStaff } from './actions';
 import { DONATION_AUDIT_ACTIONS } from '../shared/donation-audit';
 import { refundForStaff } from '../shared/refund';
 import { readStaffDonationDetail } from './detail';
-import { exportFilteredDonations, filteredExportFileName } from './export';
+import { exportFileName, exportFilteredDonations, isFilteredExport } from './export';
 import { listStaffDonations } from './list';
 import { staffStatusOf } from '../shared/status';
 
@@ -117,7 +117,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
       return reply
         .code(200)
         .header('content-type', EXPORT_CONTENT_TYPE)
-        .header('content-disposition', `attachment; filename="${filteredExportFileName(format, clock.now())}"`)
+        .header('content-disposition', `attachment; filename="${exportFileName(format, isFilteredExport(request.query), clock.now())}"`)
         .send(exportFilteredDonations(db, request.query, timeZone));
     },
   );

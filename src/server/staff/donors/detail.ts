@@ -7,6 +7,7 @@ import { mailStateOf } from '../shared/mail-state';
 import { staffStatusOf } from '../shared/status';
 import { readDonorIdentities } from './donor-names';
 import { donationDonorKeySql, readDonorFigures, zonedYearBounds, zonedYearOf } from './figures';
+import { planChargeCountSql } from '../shared/plan-charges';
 
 /**
  * A donor's page (issue #22, "Donors": "all gifts and plans, receipts, the year-end statements sent"), read by donor
@@ -60,7 +61,7 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
     db
       .select({
         plan: recurringPlans,
-        chargeCount: sql<number>`(SELECT count(*) FROM ${donations} charge WHERE charge.recurring_plan_id = ${recurringPlans.id} AND charge.status NOT IN ('failed', 'pending'))`.mapWith(Number),
+        chargeCount: planChargeCountSql(),
       })
       .from(recurringPlans)
       .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))

@@ -3,7 +3,7 @@ import type { StaffDonorListAnswer, StaffDonorListQuery, StaffDonorRow } from '.
 import type { Database } from '../../db/client';
 import { donations, donorTotals, recurringPlans } from '../../db/schema';
 import { zonedDayBounds } from '../../digest/time-zone';
-import { searchCondition } from '../shared/search';
+import { searchCondition, staffSearch } from '../shared/search';
 import { readDonorIdentities } from './donor-names';
 import { ACTIVE_PLAN_STATUSES, donationDonorKeySql, readDonorFigures, zonedYearBounds, zonedYearOf } from './figures';
 
@@ -30,8 +30,8 @@ function activePlanDonorKeys() {
 
 /**
  * The condition of `query`'s filters on donor_totals (days in `timeZone`): `q` keeps the donors with a gift the
- * donations list's search finds (staff/shared/search.ts: a name or e-mail from the start of a word, a receipt number,
- * a charge id); `from`/`to` bound the last gift; `plan` keeps donors with (or without) a plan still charging.
+ * donations list's search finds (staff/shared/search.ts: any part of a name, e-mail or receipt number, accents
+ * ignored, a typo tolerated, a charge id); `from`/`to` bound the last gift; `plan` keeps donors with (or without) a plan still charging.
  */
 function donorCondition(query: StaffDonorListQuery, timeZone: string): SQL | undefined {
   const search = searchCondition(query.q);
@@ -45,20 +45,25 @@ function donorCondition(query: StaffDonorListQuery, timeZone: string): SQL | und
 
 /**
  * One page of the donors `query` selects at `now` (this year: the calendar year of `now` in `timeZone`), sorted by
- * `sort` in `order` (ties by address), with how many donors it selects; each row with the donor's key, the address of
+ * `sort` in `order` (after the search's rank, best first, when `q` is given: issue #36; ties by address), with how many donors it selects; each row with the donor's key, the address of
  * their latest gift as typed, every name used (latest first) and the figures. Rejects when the database fails.
  */
 export async function listStaffDonors(db: Database, query: StaffDonorListQuery, now: Date, timeZone: string): Promise<StaffDonorListAnswer> {
   const year = zonedYearOf(now, timeZone);
   const where = donorCondition(query, timeZone);
   const direction = query.order === 'asc' ? asc : desc;
+  // Issue #36: with a search, best matches first (the best rank among the donor's gifts), then the asked order.
+  const search = staffSearch(query.q);
+  const rankOrder = search
+    ? [sql`(SELECT max(${search.rank}) FROM ${donations} WHERE ${donationDonorKeySql} = ${donorTotals.donorKey} AND ${search.condition}) DESC`]
+    : [];
   // NOTE: without a filter the page comes from the sort's index and the count from a scan of the table; with one, the
   // filtered set (a search's gifts...) is found once and counted alongside the page (0 on a page past the last).
   const pageQuery = db
     .select({ address: donorTotals.address, donorKey: donorTotals.donorKey, total: (where === undefined ? sql<number>`0` : sql<number>`count(*) OVER ()`).mapWith(Number) })
     .from(donorTotals)
     .where(where)
-    .orderBy(direction(SORT_COLUMNS[query.sort]), direction(donorTotals.address))
+    .orderBy(...rankOrder, direction(SORT_COLUMNS[query.sort]), direction(donorTotals.address))
     .limit(query.pageSize)
     .offset((query.page - 1) * query.pageSize);
   const [page, total] = await Promise.all([pageQuery, where === undefined ? db.$count(donorTotals) : undefined]);

@@ -11,15 +11,24 @@ import type { StaffRouteOptions } from './options';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The conditions of `query`'s filters: actor (a staff address, any case, or `operator`), action, subject, UTC days from/to inclusive. */
+/** `text` as a LIKE pattern matching itself anywhere (`%`, `_` and backslash taken literally), lower-cased. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+}
+
+/**
+ * The conditions of `query`'s filters (issue #36, part 2): actor (`operator`, or any part of a staff address, any
+ * case: `margaret@` finds `margaret@reef.example`), action (any part of its name, any case: `refund` finds every refund
+ * action), subject (exact), UTC days from/to inclusive.
+ */
 function auditFilters(query: AuditQuery): SQL | undefined {
   const conditions: SQL[] = [];
   if (query.actor) {
     conditions.push(
-      query.actor.toLowerCase() === 'operator' ? eq(adminAuditLog.actorType, 'operator') : sql`lower(${adminAuditLog.actorEmail}) = lower(${query.actor})`,
+      query.actor.toLowerCase() === 'operator' ? eq(adminAuditLog.actorType, 'operator') : sql`lower(${adminAuditLog.actorEmail}) LIKE ${containsPattern(query.actor)}`,
     );
   }
-  if (query.action) conditions.push(eq(adminAuditLog.action, query.action));
+  if (query.action) conditions.push(sql`lower(${adminAuditLog.action}) LIKE ${containsPattern(query.action)}`);
   if (query.subjectId) conditions.push(eq(adminAuditLog.subjectId, query.subjectId));
   if (query.from) conditions.push(gte(adminAuditLog.createdAt, new Date(`${query.from}T00:00:00Z`)));
   if (query.to) conditions.push(lt(adminAuditLog.createdAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS)));

@@ -41,10 +41,13 @@ const MemberParamsSchema = z.object({ id: z.uuid({ error: 'No such team member' 
 export const teamRoutes: FastifyPluginAsyncZod<StaffRouteOptions> = async (app, { db, clock, links }) => {
   const admin = requireStaff('team');
 
-  /** GET /api/staff/team: 200 `{members}` by address; 401; 403 not an admin; 500. */
+  /**
+   * GET /api/staff/team: 200 `{members}` by address, to every staff member (issue #36, part 3: a viewer who opens the
+   * team page sees the team, without the invite form; decision 0111); 401; 500. Changing the team stays the admins'.
+   */
   app.get(
     STAFF_API.team,
-    { preHandler: admin, schema: { summary: 'The team', response: { 200: TeamListSchema, ...staffErrorAnswers(401, 403), ...errorAnswers(500) } } },
+    { preHandler: requireStaff('read'), schema: { summary: 'The team', response: { 200: TeamListSchema, ...staffErrorAnswers(401, 403), ...errorAnswers(500) } } },
     async () => ({ members: (await listTeam(db)).map(teamMemberOf) }),
   );
 

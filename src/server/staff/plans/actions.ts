@@ -46,7 +46,8 @@ export function planChangeOf(request: StaffPlanChangeRequest): PlanChange {
 /**
  * Applies a staff member's `request` to plan `planId` at `now` through applyPlanChange (the donor's code), with the
  * change's history row naming the member and the audit entry (`plan.<action>`: the plan before and after, in cents;
- * `refundLastCharge` for a cancel) written in its transaction; the e-mail of a cancel with refund held
+ * `refundLastCharge` and the `reason` for a cancel) written in its transaction, a cancel's reason stored on the plan
+ * there too (issue #36); the e-mail of a cancel with refund held
  * CANCELLATION_MAIL_HOLD_MS for its refund. Resolves with applyPlanChange's outcome.
  */
 export function changePlanForStaff(deps: PlanChangeDeps, planId: string, request: StaffPlanChangeRequest, actor: StaffActor, now: Date): Promise<PlanChangeOutcome> {
@@ -54,8 +55,11 @@ export function changePlanForStaff(deps: PlanChangeDeps, planId: string, request
     actor: { type: 'staff', staffMemberId: actor.staffMember.id },
     // Decision 0097b: the cancellation e-mail of a cancel with refund waits for its refund (attachRefundToCancellationMail).
     ...(request.action === 'cancel' && request.refundLastCharge ? { mailDueAt: new Date(now.getTime() + CANCELLATION_MAIL_HOLD_MS) } : {}),
-    alongside: (tx, changed, before) =>
-      recordStaffAction(tx, {
+    alongside: async (tx, changed, before) => {
+      // Issue #36: the reason staff gave is kept on the plan (its page shows it) and in the audit entry.
+      const cancelReason = request.action === 'cancel' ? (request.cancelReason ?? null) : null;
+      if (cancelReason !== null) await tx.update(recurringPlans).set({ cancelReason }).where(eq(recurringPlans.id, planId));
+      await recordStaffAction(tx, {
         ...actor,
         action: planAuditAction(request.action),
         subjectType: PLAN_SUBJECT,
@@ -63,9 +67,10 @@ export function changePlanForStaff(deps: PlanChangeDeps, planId: string, request
         details: {
           before: { status: before.status, amountCents: before.amountCents, cause: before.cause, pausedUntil: before.pausedUntil },
           after: { status: changed.status, amountCents: changed.amountCents, cause: changed.cause, pausedUntil: changed.pausedUntil },
-          ...(request.action === 'cancel' ? { refundLastCharge: request.refundLastCharge } : {}),
+          ...(request.action === 'cancel' ? { refundLastCharge: request.refundLastCharge, ...(cancelReason === null ? {} : { reason: cancelReason }) } : {}),
         },
-      }),
+      });
+    },
   });
 }
 

@@ -5,6 +5,7 @@ import { donations, receipts, recurringPlanChanges, recurringPlans, staffMembers
 import { chargeDate, toIsoDate } from '../../recurring/calendar';
 import { donorKeyOf } from '../shared/donor-key';
 import { staffStatusSql } from '../shared/status';
+import { planChargeCountSql } from '../shared/plan-charges';
 
 /**
  * A plan's page for staff (issue #22, "A plan's page"): the plan, its donor (its first gift's name and address), card,
@@ -83,7 +84,7 @@ export async function lastChargeOf(db: Database, planId: string) {
  */
 export async function readStaffPlanDetail(db: Database, planId: string, retriesTotal: number): Promise<StaffPlanDetail | undefined> {
   const [found] = await db
-    .select({ plan: recurringPlans, donorName: donations.donorName, email: donations.donorEmail })
+    .select({ plan: recurringPlans, donorName: donations.donorName, email: donations.donorEmail, chargeCount: planChargeCountSql() })
     .from(recurringPlans)
     .innerJoin(donations, eq(donations.id, recurringPlans.firstDonationId))
     .where(eq(recurringPlans.id, planId));
@@ -111,6 +112,8 @@ export async function readStaffPlanDetail(db: Database, planId: string, retriesT
         ? { retry: plan.retryCount, retriesTotal, nextRetryAt: plan.nextAttemptAt.toISOString(), pastDueSince: plan.pastDueSince.toISOString() }
         : null,
     lastCharge: last ? { donationId: last.donationId, amountCents: last.amountCents, refundableCents: last.amountCents - last.refundedCents, receiptNumber: last.receiptNumber } : null,
+    cancelReason: plan.cancelReason,
+    chargeCount: found.chargeCount,
     charges,
     changes,
   };

@@ -3,7 +3,7 @@ import type { StaffPlanListAnswer, StaffPlanListQuery, StaffPlanRow, StaffPlanTo
 import type { Database } from '../../db/client';
 import { donations, receipts, recurringPlans } from '../../db/schema';
 import { activeMonthlyEquivalentCentsSql } from '../../recurring/monthly-equivalent';
-import { searchCondition } from '../shared/search';
+import { searchCondition, staffSearch } from '../shared/search';
 import { donorKeyOf } from '../shared/donor-key';
 
 /**
@@ -71,7 +71,8 @@ const totalColumns = {
 
 /**
  * One page of the plans matching `query`, sorted by `sort` (`next_charge`: the date staff read as the next charge,
- * plans without one last; `amount`; `created`) in `order`, ties broken by id so pages never overlap, with the totals of
+ * plans without one last; `amount`; `created`) in `order` (after the search's rank, best first, when `q` is given:
+ * issue #36), ties broken by id so pages never overlap, with the totals of
  * the whole filtered set; the two queries run at once, on recurring_plans alone but for the page's rows. Rejects when
  * the database fails.
  */
@@ -79,7 +80,10 @@ export async function listStaffPlans(db: Database, query: StaffPlanListQuery): P
   const where = filterCondition(db, query);
   const direction = query.order === 'asc' ? asc : desc;
   const key = query.sort === 'amount' ? sql`${recurringPlans.amountCents}` : query.sort === 'created' ? sql`${recurringPlans.createdAt}` : sql`${nextChargeSql}`;
-  const orderBy = [query.order === 'asc' ? sql`${key} ASC NULLS LAST` : sql`${key} DESC NULLS LAST`, direction(recurringPlans.id)];
+  const sorted = [query.order === 'asc' ? sql`${key} ASC NULLS LAST` : sql`${key} DESC NULLS LAST`, direction(recurringPlans.id)];
+  // Issue #36: with a search, best matches first (the rank of the plan's first gift), then the asked order.
+  const search = staffSearch(query.q);
+  const orderBy = search ? [sql`(SELECT ${search.rank} FROM ${donations} WHERE ${donations.id} = ${recurringPlans.firstDonationId}) DESC`, ...sorted] : sorted;
   // NOTE: a deferred join (as the donations list's, decision 0085): the page's plans are chosen from recurring_plans
   // alone, then only those are joined to their first gift and its receipt.
   const pageIds = db

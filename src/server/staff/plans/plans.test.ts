@@ -437,3 +437,38 @@ describe('roles', () => {
     expect((await change(plan.id, { action: 'pause' }, admin)).statusCode).toBe(200);
   });
 });
+
+describe('issue #36: the cancel reason and one meaning of "charges so far"', () => {
+  it('stores the reason staff give for a cancel on the plan and in its audit entry, and its page shows it; a bad reason is refused', async () => {
+    const plan = await startPlan({ donorEmail: 'rhea@example.org' });
+    const short = await change(plan.id, { action: 'cancel', cancelReason: 'no' });
+    expect(short.statusCode).toBe(400);
+    expect(short.json()).toMatchObject({ fieldErrors: { cancelReason: expect.stringMatching(/at least 3 characters/) } });
+    expect((await change(plan.id, { action: 'cancel', cancelReason: 'x'.repeat(501) })).statusCode).toBe(400);
+    expect((await planRow(plan.id)).status).toBe('active');
+    const cancelled = await change(plan.id, { action: 'cancel', cancelReason: '  Donor lost her job; call again in spring  ' });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(StaffPlanChangeAnswerSchema.parse(cancelled.json()).plan).toMatchObject({ status: 'cancelled', cancelReason: 'Donor lost her job; call again in spring' });
+    expect((await planRow(plan.id)).cancelReason).toBe('Donor lost her job; call again in spring');
+    expect((await auditOf(plan.id)).find((entry) => entry.action === 'plan.cancel')).toMatchObject({
+      actorEmail: finance.staffMember.email,
+      details: { reason: 'Donor lost her job; call again in spring', refundLastCharge: false },
+    });
+    expect((await detail(plan.id)).cancelReason).toBe('Donor lost her job; call again in spring');
+  });
+
+  it('counts the same charges so far on the donation, donor and plan pages: every charge made, a refunded one included, not a declined try', async () => {
+    const plan = await startPlan({ donorEmail: 'Sol@Example.org' });
+    await runAt('2027-02-28T01:00:00Z');
+    const [renewal] = await renewals(plan.id);
+    expect(renewal?.status).toBe('succeeded');
+    // The first gift refunded in full still counts as a charge made.
+    const refunded = await change(plan.id, { action: 'cancel', cancelReason: 'Asked by phone', refundLastCharge: true, reason: 'Charged twice by mistake' }, finance, { 'idempotency-key': randomUUID() });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const onPlanPage = (await detail(plan.id)).chargeCount;
+    const onDonationPage = (await staff('GET', staffApiPath(STAFF_API.donation, plan.firstDonationId), viewer)).json().plan.chargeCount;
+    const onRenewalPage = (await staff('GET', staffApiPath(STAFF_API.donation, renewal!.id), viewer)).json().plan.chargeCount;
+    const onDonorPage = (await staff('GET', staffApiPath(STAFF_API.donor, donorKeyOf('sol@example.org')), viewer)).json().plans[0].chargeCount;
+    expect([onPlanPage, onDonationPage, onRenewalPage, onDonorPage]).toEqual([2, 2, 2, 2]);
+  });
+});

@@ -6,7 +6,7 @@ import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from './format';
 import { feeCoveredFields } from './fee-covered';
-import { DONATION_STATUS_LABELS, MODE_LABELS } from './donation-labels';
+import { describePayment, DONATION_STATUS_LABELS, plainCode } from './donation-labels';
 import { describeDedication } from './dedication';
 
 /** A list of labelled values (`<dl>`), in two columns where there is room and one at 320 px. */
@@ -54,10 +54,10 @@ export function DonationFields({ donation }: { donation: StaffDonationDetail['do
         ['Cause', CAUSE_DETAILS[donation.cause].displayName],
         ['Campaign', donation.campaign ?? '—'],
         ['Card', donation.last4 ? `${donation.cardBrand ?? 'Card'} ending ${donation.last4}` : '—'],
-        ['Gateway', `${donation.gateway}, ${MODE_LABELS[donation.mode]}`],
+        ['Payment', describePayment(donation.gateway, donation.mode)],
         ['Charge id', donation.transactionId ?? '—'],
         ['Payment intent id', donation.paymentIntentId ?? '—'],
-        ['Decline code', donation.declineCode ?? '—'],
+        ['Declined because', donation.declineCode ? plainCode(donation.declineCode) : '—'],
         ['Created', formatInstant(donation.createdAt)],
         ['Updated', formatInstant(donation.updatedAt)],
       ]}

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 
 /** One filter field's label and input type (a native `type`, e.g. `search` or `date`, and a keyboard hint). */
 export interface FilterFieldSpec {
@@ -90,20 +90,36 @@ export interface FilterFormProps {
 
 /**
  * A staff list's filter form (issues #21 and #22: donations, plans, donors, mail): a search landmark whose fields flow into as many columns as fit
- * (one at 320 px, WCAG 1.4.10), then "Apply filters" (submit, also by Enter in a field) and "Clear".
+ * (one at 320 px, WCAG 1.4.10), then "Apply filters" (submit, also by Enter in a field) and "Clear". On a phone (below
+ * MUI's `sm`, 600 px) the form folds behind a "Filters" button (issue #36, part 3; a disclosure: `aria-expanded`,
+ * `aria-controls`), so the list comes first; from `sm` up the button is not shown and the form always is. Both are
+ * chosen by CSS alone, so nothing moves once the page has drawn.
  */
 export function FilterForm({ label, onSubmit, onClear, columnMinRem = 11, children }: FilterFormProps) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onSubmit(event.currentTarget);
   };
   return (
+    <>
+    <Button
+      variant="outlined"
+      aria-expanded={open}
+      aria-controls={id}
+      onClick={() => setOpen(!open)}
+      sx={{ display: { xs: 'inline-flex', sm: 'none' }, mb: 2 }}
+    >
+      Filters
+    </Button>
     <Box
       component="form"
+      id={id}
       role="search"
       aria-label={label}
       onSubmit={submit}
-      sx={{ display: 'grid', gridTemplateColumns: `repeat(auto-fill, minmax(min(100%, ${columnMinRem}rem), 1fr))`, gap: 1.5, mb: 2 }}
+      sx={{ display: { xs: open ? 'grid' : 'none', sm: 'grid' }, gridTemplateColumns: `repeat(auto-fill, minmax(min(100%, ${columnMinRem}rem), 1fr))`, gap: 1.5, mb: 2 }}
     >
       {children}
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
@@ -115,5 +131,6 @@ export function FilterForm({ label, onSubmit, onClear, columnMinRem = 11, childr
         </Button>
       </Box>
     </Box>
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import Box from '@mui/material/Box';
+import Skeleton from '@mui/material/Skeleton';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useLocation, useNavigate } from 'react-router';
@@ -18,6 +19,31 @@ import { StatusCards } from './status-cards';
 export function periodOf(search: string): DashboardPeriod {
   const asked = new URLSearchParams(search).get('period');
   return DASHBOARD_PERIODS.find((period) => period === asked) ?? DEFAULT_DASHBOARD_PERIOD;
+}
+
+/**
+ * The dashboard's layout while its figures load (issue #36, part 3: "the dashboard shows its layout while loading
+ * instead of a blank page"): the line of text, the four period cards, the status cards and a chart, as grey shapes of
+ * about their size (MUI Skeleton), announced once as "Loading the dashboard" (`aria-busy`, and the shapes hidden from
+ * screen readers).
+ */
+function DashboardSkeleton() {
+  return (
+    <Box aria-busy="true" role="status" aria-label="Loading the dashboard">
+      <Skeleton variant="text" width="70%" sx={{ mb: 2 }} aria-hidden />
+      <Box aria-hidden sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(15rem, 1fr))', gap: 2, mb: 3 }}>
+        {[0, 1, 2, 3].map((card) => (
+          <Skeleton key={card} variant="rounded" height={190} />
+        ))}
+      </Box>
+      <Box aria-hidden sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(12rem, 1fr))', gap: 2, mb: 3 }}>
+        {[0, 1, 2].map((card) => (
+          <Skeleton key={card} variant="rounded" height={96} />
+        ))}
+      </Box>
+      <Skeleton variant="rounded" height={320} aria-hidden />
+    </Box>
+  );
 }
 
 /**
@@ -41,6 +67,7 @@ export function DashboardPage() {
   return (
     <StaffPage title="Dashboard">
       <PageError message={error} />
+      {!data && !error && <DashboardSkeleton />}
       {data && (
         <Box aria-busy={loading} sx={{ opacity: loading ? 0.6 : 1 }}>
           <Typography variant="body2" sx={{ mb: 2 }}>

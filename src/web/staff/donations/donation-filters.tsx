@@ -30,7 +30,7 @@ const FIELDS: Record<DonationFilterKey, FilterFieldSpec> = {
 };
 
 /** No filter at all. */
-const NO_FILTERS = Object.fromEntries(DONATION_FILTER_KEYS.map((key) => [key, ''])) as DonationFilters;
+export const NO_FILTERS = Object.fromEntries(DONATION_FILTER_KEYS.map((key) => [key, ''])) as DonationFilters;
 
 /**
  * The donations page's filters and search box (issue #21): date range, status, frequency, cause, gateway, test or live,

@@ -16,6 +16,9 @@ function SectionHeading({ children }: { children: string }) {
   );
 }
 
+/** Who made a refund that no staff member asked for (issue #36: the refunds table says who refunded). */
+const REFUNDED_BY_LABELS = { operator: 'The operator', gateway: 'In the gateway’s dashboard' } as const;
+
 /**
  * The donation's history (issue #21): the one timeline of everything that happened to it (created, receipt, refunds,
  * e-mails, staff and operator actions, oldest first), then the e-mails with their state, attempts and last error, and
@@ -58,11 +61,13 @@ export function DonationHistory({ detail }: { detail: StaffDonationDetail }) {
       {detail.refunds.length === 0 ? (
         <Typography>No refunds.</Typography>
       ) : (
-        <HeadedTable label="Refunds" headers={['When', 'Amount', 'Gateway refund id']}>
+        <HeadedTable label="Refunds" headers={['When', 'Amount', 'By', 'Reason', 'Gateway refund id']}>
           {detail.refunds.map((refund) => (
             <TableRow key={refund.id}>
               <TableCell>{formatInstant(refund.createdAt)}</TableCell>
               <TableCell>{formatCents(refund.amountCents)}</TableCell>
+              <TableCell sx={{ overflowWrap: 'anywhere' }}>{refund.by === 'staff' ? <bdi>{refund.byEmail}</bdi> : REFUNDED_BY_LABELS[refund.by]}</TableCell>
+              <TableCell sx={{ whiteSpace: 'pre-line', minWidth: '10rem' }}>{refund.reason ?? '—'}</TableCell>
               <TableCell>{refund.gatewayRefundId}</TableCell>
             </TableRow>
           ))}

@@ -17,6 +17,9 @@ import { fetchDonation, receiptPdfUrl, resendReceipt } from '../api/donation-api
 import { DonationFields, FieldList } from '../components/donation-fields';
 import { DonationHistory } from './donation-history';
 import { RefundDialog } from './refund-dialog';
+import { FREQUENCY_LABELS } from '../../../shared/frequencies';
+import { plainCode } from '../components/donation-labels';
+import { PLAN_STATUS_LABELS } from '../components/plan-labels';
 
 /** Statuses whose donation can still be refunded (the existing refund semantics: charged, not all refunded, not disputed). */
 const REFUNDABLE = new Set(['succeeded', 'partially_refunded']);
@@ -94,13 +97,13 @@ export function DonationPage() {
               </Typography>
               <FieldList
                 items={[
-                  ['Number', detail.receipt.number],
+                  ['Number', <Box component="span" key="number" sx={{ whiteSpace: 'nowrap' }}>{detail.receipt.number}</Box>],
                   ['Issued', formatInstant(detail.receipt.issuedAt)],
                   ['Voided', detail.receipt.voidedAt ? formatInstant(detail.receipt.voidedAt) : 'No'],
                 ]}
               />
               <Button variant="outlined" href={receiptPdfUrl(id)} download>
-                Download receipt {detail.receipt.number} (PDF)
+                Download receipt <Box component="span" sx={{ whiteSpace: 'nowrap', ml: 0.5 }}>{detail.receipt.number}</Box>&nbsp;(PDF)
               </Button>
             </>
           )}
@@ -111,19 +114,26 @@ export function DonationPage() {
               </Typography>
               <FieldList
                 items={[
-                  ['Status', detail.plan.status.replace('_', ' ')],
-                  ['Amount', `${formatCents(detail.plan.amountCents)} ${detail.plan.frequency}`],
-                  ['Next charge', detail.plan.nextChargeOn],
+                  ['Status', PLAN_STATUS_LABELS[detail.plan.status]],
+                  ['Amount', `${formatCents(detail.plan.amountCents)} ${FREQUENCY_LABELS[detail.plan.frequency].toLowerCase()}`],
+                  ['Next charge', detail.plan.status === 'cancelled' ? '—' : detail.plan.nextChargeOn],
                   ['Charges so far', String(detail.plan.chargeCount)],
                 ]}
               />
               <StaffLink to={planPagePath(detail.plan.id)}>The plan&apos;s page: its charges, changes and actions</StaffLink>
             </>
           )}
-          {detail.dispute && <Typography sx={{ mt: 2 }}>Disputed by the card holder: {detail.dispute.status.replaceAll('_', ' ')}.</Typography>}
+          {detail.dispute && <Typography sx={{ mt: 2 }}>Disputed by the card holder: {plainCode(detail.dispute.status).toLowerCase()}.</Typography>}
           <DonationHistory detail={detail} />
           {dialog === 'refund' && (
-            <RefundDialog donationId={id} subject={{ ...donation, receiptNumber: detail.receipt?.number ?? null }} onRefunded={done} onClose={() => setDialog(undefined)} />
+            <RefundDialog
+              donationId={id}
+              subject={{ ...donation, receiptNumber: detail.receipt?.number ?? null }}
+              // Issue #36: a gift of a plan still charging offers to cancel the plan too (for those who may change plans).
+              plan={can('plans') && detail.plan && detail.plan.status !== 'cancelled' ? detail.plan : undefined}
+              onRefunded={done}
+              onClose={() => setDialog(undefined)}
+            />
           )}
           {dialog === 'email' && (
             <CorrectEmailDialog donationId={id} currentEmail={donation.email} hasPlan={detail.plan !== null} onCorrected={done} onClose={() => setDialog(undefined)} />

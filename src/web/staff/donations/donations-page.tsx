@@ -9,7 +9,8 @@ import { PageError } from '../components/page-error';
 import { StaffPage } from '../components/staff-page';
 import { useStaffSession } from '../identity/session/staff-session-context';
 import { STAFF_PAGES } from '../staff-paths';
-import { DonationFiltersForm } from './donation-filters';
+import { DonationFiltersForm, NO_FILTERS } from './donation-filters';
+import { EmptyResult } from '../components/empty-result';
 import { DonationTotals } from './donation-totals';
 import { donationsExportUrl, fetchDonations } from './donations-api';
 import { type DonationsView, donationsViewQuery, parseDonationsView } from './donations-query';
@@ -71,6 +72,9 @@ export function DonationsPage() {
                 Export these rows
               </Button>
             </Box>
+          )}
+          {list.rows.length === 0 && (
+            <EmptyResult what="donations" filtered={Object.values(view.filters).some((value) => value !== '')} onClear={() => show({ ...view, filters: NO_FILTERS, page: 1 })} />
           )}
           <DonationsTable rows={list.rows} view={view} count={list.totals.count} onChange={(change) => show({ ...view, ...change })} />
         </Box>

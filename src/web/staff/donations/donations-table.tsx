@@ -1,3 +1,4 @@
+import Chip from '@mui/material/Chip';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -14,7 +15,7 @@ import { formatCents, formatInstant } from '../components/format';
 import { ScrollTable } from '../components/scroll-table';
 import { StaffLink } from '../components/staff-link';
 import { donationPagePath } from '../staff-paths';
-import { DONATION_STATUS_LABELS, MODE_LABELS } from '../components/donation-labels';
+import { describePayment, DONATION_STATUS_LABELS } from '../components/donation-labels';
 import { type DonationSort, type DonationsView, PAGE_SIZES } from './donations-query';
 
 const column = createColumnHelper<StaffDonationRow>();
@@ -30,8 +31,14 @@ const COLUMNS = [
     cell: (cell) => (
       <>
         <StaffLink to={donationPagePath(cell.row.original.id)}>{cell.getValue() ? <bdi>{cell.getValue()}</bdi> : 'Anonymous'}</StaffLink>
+        {cell.row.original.isAnonymous && cell.getValue() !== '' && (
+          <>
+            {' '}
+            <Chip size="small" variant="outlined" label="Anonymous" title="The donor asked not to be named in public" />
+          </>
+        )}
         <br />
-        <bdi style={{ overflowWrap: 'anywhere' }}>{cell.row.original.email}</bdi>
+        <bdi style={{ whiteSpace: 'nowrap' }}>{cell.row.original.email}</bdi>
       </>
     ),
   }),
@@ -59,12 +66,12 @@ const COLUMNS = [
   column.accessor('status', { header: 'Status', cell: (cell) => DONATION_STATUS_LABELS[cell.getValue()] }),
   column.accessor('frequency', { header: 'Frequency', cell: (cell) => FREQUENCY_LABELS[cell.getValue()] }),
   column.accessor('cause', { header: 'Cause', cell: (cell) => CAUSE_DETAILS[cell.getValue()].displayName }),
-  column.accessor('receiptNumber', { header: 'Receipt', cell: (cell) => cell.getValue() ?? '—' }),
+  column.accessor('receiptNumber', { header: 'Receipt', cell: (cell) => <span style={{ whiteSpace: 'nowrap' }}>{cell.getValue() ?? '—'}</span> }),
   column.accessor('last4', {
     header: 'Card',
     cell: (cell) => (cell.getValue() ? `${cell.row.original.cardBrand ?? 'Card'} •••• ${cell.getValue()}` : '—'),
   }),
-  column.accessor('mode', { header: 'Mode', cell: (cell) => `${MODE_LABELS[cell.getValue()]}, ${cell.row.original.gateway}` }),
+  column.accessor('mode', { header: 'Payment', cell: (cell) => describePayment(cell.row.original.gateway, cell.getValue()) }),
   column.accessor('campaign', { header: 'Campaign', cell: (cell) => cell.getValue() ?? '—' }),
 ];
 

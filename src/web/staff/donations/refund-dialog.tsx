@@ -1,43 +1,66 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Dialog from '@mui/material/Dialog';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
+import { FREQUENCY_LABELS, type Frequency } from '../../../shared/frequencies';
 import { REFUND_REASON_MAX_LENGTH, REFUND_REASON_MIN_LENGTH } from '../../../shared/staff/donations-api';
+import { CANCEL_REASON_MAX_LENGTH } from '../../../shared/staff/plans-api';
 import { StaffApiError } from '../api/staff-fetch';
 import { describeError } from '../components/describe-error';
 import { formatCents } from '../components/format';
 import { signInWithPasskey } from '../identity/session/session-api';
+import { changePlan } from '../api/plans-api';
 import { refundDonation } from '../api/donation-api';
 import { parseRefundAmount } from './refund-amount';
 import { describeRefund, type RefundSubject } from './refund-summary';
 import { DialogError, DialogFooter } from '../components/dialog-footer';
 
-/** Props of {@link RefundDialog}: the donation, and what to do once refunded (with the sentence to announce) or closed. */
+/** A recurring plan still charging, which the dialog offers to cancel with the refund (issue #36, part 3). */
+export interface RefundDialogPlan {
+  id: string;
+  amountCents: number;
+  frequency: Frequency;
+}
+
+/**
+ * Props of {@link RefundDialog}: the donation, the plan it belongs to when that plan still charges, and what to do
+ * once refunded (with the sentence to announce) or closed.
+ */
 export interface RefundDialogProps {
   donationId: string;
   subject: RefundSubject;
+  plan?: RefundDialogPlan | undefined;
   onRefunded: (message: string) => void;
   onClose: () => void;
 }
 
 /**
- * The refund dialog (issue #21): all that is left or a part (in dollars), a required reason, and a sentence that says
- * exactly what the refund will do before "Refund" is pressed. One Idempotency-Key per dialog, so a second press or a
+ * The refund dialog (issue #21): all that is left or a part (in dollars; neither chosen until staff choose one: issue
+ * #36), a required reason, and a sentence that says exactly what the refund will do before "Refund" is pressed. For a
+ * gift of a plan still charging, a box (unticked) to cancel the plan as well, with the cancel's own reason: the refund
+ * is sent first, then the cancel, two actions each audited by the API (issue #36, part 3). One Idempotency-Key per dialog, so a second press or a
  * retry refunds once. When the server asks for a recent passkey (403 `staff_reauth_required`), the dialog asks the person
  * to confirm with their passkey, then sends the same refund again. Keyboard: focus starts on the first choice, Tab goes
  * through the fields and buttons, Escape closes.
  */
-export function RefundDialog({ donationId, subject, onRefunded, onClose }: RefundDialogProps) {
+export function RefundDialog({ donationId, subject, plan, onRefunded, onClose }: RefundDialogProps) {
   const leftCents = subject.amountCents - subject.refundedCents;
   const [idempotencyKey] = useState(() => crypto.randomUUID());
-  const [whole, setWhole] = useState(true);
+  const [choice, setChoice] = useState<'whole' | 'part'>();
+  const whole = choice === 'whole';
+  const [cancelPlan, setCancelPlan] = useState(false);
+  const [cancelReason, setCancelReason] = useState('');
+  /** The refund's sentence once it is made (a cancel that then fails is tried again alone). */
+  const [refunded, setRefunded] = useState<string>();
   const [amountText, setAmountText] = useState('');
   const [reason, setReason] = useState('');
   const [touched, setTouched] = useState(false);
@@ -45,19 +68,31 @@ export function RefundDialog({ donationId, subject, onRefunded, onClose }: Refun
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  const amount = whole ? { amountCents: leftCents } : parseRefundAmount(amountText, leftCents);
+  const amount: { amountCents?: number; error?: string } =
+    choice === undefined ? { error: 'Choose how much to refund' } : whole ? { amountCents: leftCents } : parseRefundAmount(amountText, leftCents);
   const reasonError =
     reason.trim().length < REFUND_REASON_MIN_LENGTH
       ? `Say why the donation is refunded (at least ${REFUND_REASON_MIN_LENGTH} characters)`
       : undefined;
+  const cancelReasonError =
+    cancelPlan && cancelReason.trim().length < REFUND_REASON_MIN_LENGTH ? `Say why the plan is cancelled (at least ${REFUND_REASON_MIN_LENGTH} characters)` : undefined;
 
   const send = async () => {
-    if (amount.amountCents === undefined || reasonError) return;
+    if (amount.amountCents === undefined || reasonError || cancelReasonError) return;
     setBusy(true);
     setError(undefined);
     try {
-      await refundDonation(donationId, { amountCents: whole ? undefined : amount.amountCents, reason: reason.trim() }, idempotencyKey);
-      onRefunded(`Refunded ${formatCents(amount.amountCents)}.`);
+      const refundSentence = refunded ?? `Refunded ${formatCents(amount.amountCents)}.`;
+      if (refunded === undefined) {
+        await refundDonation(donationId, { amountCents: whole ? undefined : amount.amountCents, reason: reason.trim() }, idempotencyKey);
+        setRefunded(refundSentence);
+      }
+      if (plan && cancelPlan) {
+        await changePlan(plan.id, { action: 'cancel', cancelReason: cancelReason.trim() });
+        onRefunded(`${refundSentence} The plan is cancelled: it is never charged again. The donor is e-mailed.`);
+      } else {
+        onRefunded(refundSentence);
+      }
     } catch (caught) {
       if (caught instanceof StaffApiError && caught.code === 'staff_reauth_required') setNeedsPasskey(true);
       else setError(describeError(caught));
@@ -90,11 +125,14 @@ export function RefundDialog({ donationId, subject, onRefunded, onClose }: Refun
       <form onSubmit={submit} noValidate>
       <DialogTitle id="refund-title">Refund this donation</DialogTitle>
       <DialogContent>
-        <RadioGroup aria-label="How much to refund" value={whole ? 'whole' : 'part'} onChange={(event) => setWhole(event.target.value === 'whole')}>
-          <FormControlLabel value="whole" control={<Radio autoFocus={whole} />} label={`All that is left: ${formatCents(leftCents)}`} />
-          <FormControlLabel value="part" control={<Radio />} label="Part of it" />
+        <RadioGroup aria-label="How much to refund" aria-describedby="refund-choice-help" value={choice ?? ''} onChange={(event) => setChoice(event.target.value === 'whole' ? 'whole' : 'part')}>
+          <FormControlLabel value="whole" control={<Radio autoFocus />} label={`All that is left: ${formatCents(leftCents)}`} disabled={refunded !== undefined} />
+          <FormControlLabel value="part" control={<Radio />} label="Part of it" disabled={refunded !== undefined} />
         </RadioGroup>
-        {!whole && (
+        <FormHelperText id="refund-choice-help" error={touched && choice === undefined}>
+          {touched && choice === undefined ? 'Choose how much to refund' : 'Nothing is chosen until you choose'}
+        </FormHelperText>
+        {choice === 'part' && (
           <TextField
             label="Amount to refund ($)"
             value={amountText}
@@ -120,8 +158,38 @@ export function RefundDialog({ donationId, subject, onRefunded, onClose }: Refun
           helperText={touched && reasonError ? reasonError : 'Kept in the audit log with your name'}
           slotProps={{ htmlInput: { maxLength: REFUND_REASON_MAX_LENGTH } }}
         />
+        {plan && (
+          <>
+            <FormControlLabel
+              sx={{ mt: 1 }}
+              control={<Checkbox checked={cancelPlan} onChange={(event) => setCancelPlan(event.target.checked)} />}
+              label={`Also cancel the plan (${formatCents(plan.amountCents)} ${FREQUENCY_LABELS[plan.frequency].toLowerCase()}): it is never charged again`}
+            />
+            {cancelPlan && (
+              <TextField
+                label="Reason for cancelling the plan"
+                value={cancelReason}
+                onChange={(event) => setCancelReason(event.target.value)}
+                required
+                fullWidth
+                multiline
+                minRows={2}
+                margin="dense"
+                error={touched && cancelReasonError !== undefined}
+                helperText={touched && cancelReasonError ? cancelReasonError : 'Kept with the plan and in the audit log with your name'}
+                slotProps={{ htmlInput: { maxLength: CANCEL_REASON_MAX_LENGTH } }}
+              />
+            )}
+          </>
+        )}
         <Typography id="refund-summary" sx={{ mt: 2 }} aria-live="polite">
-          {amount.amountCents !== undefined ? describeRefund(subject, amount.amountCents) : 'Enter the amount to see what the refund will do.'}
+          {refunded
+            ? `${refunded} The plan is not cancelled yet: press the button to try again.`
+            : amount.amountCents !== undefined
+              ? describeRefund(subject, amount.amountCents)
+              : choice === undefined
+                ? 'Choose how much to refund to see what the refund will do.'
+                : 'Enter the amount to see what the refund will do.'}
         </Typography>
         {needsPasskey && (
           <Alert severity="warning" role="alert" sx={{ mt: 2 }}>
@@ -137,7 +205,7 @@ export function RefundDialog({ donationId, subject, onRefunded, onClose }: Refun
           </Button>
         ) : (
           <Button type="submit" variant="contained" color="error" disabled={busy}>
-            Refund {amount.amountCents !== undefined ? formatCents(amount.amountCents) : ''}
+            {refunded ? 'Cancel the plan' : `Refund ${amount.amountCents !== undefined ? formatCents(amount.amountCents) : ''}${plan && cancelPlan ? ' and cancel the plan' : ''}`}
           </Button>
         )}
       </DialogFooter>

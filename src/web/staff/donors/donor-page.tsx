@@ -23,6 +23,7 @@ import { useStaffSession } from '../identity/session/staff-session-context';
 import { donationPagePath, planPagePath, STAFF_PAGES } from '../staff-paths';
 import { fetchDonor } from './donors-api';
 import { StatementDialog } from './statement-dialog';
+import { PLAN_STATUS_LABELS } from '../components/plan-labels';
 
 /**
  * `/staff/donors/<donor key>` (issue #22, "A donor's page"): the donor's names and addresses, the totals net of refunds
@@ -93,7 +94,7 @@ export function DonorPage() {
                 <TableCell>{FREQUENCY_LABELS[gift.frequency]}</TableCell>
                 <TableCell>
                   {gift.receiptNumber ? (
-                    <Link href={receiptPdfUrl(gift.id)} download>
+                    <Link href={receiptPdfUrl(gift.id)} download sx={{ whiteSpace: 'nowrap' }}>
                       {gift.receiptNumber} ({gift.receiptVoided ? 'void, ' : ''}PDF)
                     </Link>
                   ) : (
@@ -114,10 +115,10 @@ export function DonorPage() {
                 <TableRow key={plan.id}>
                   <TableCell>
                     <StaffLink to={planPagePath(plan.id)}>
-                      {formatCents(plan.amountCents)} {plan.frequency}
+                      {formatCents(plan.amountCents)} {FREQUENCY_LABELS[plan.frequency].toLowerCase()}
                     </StaffLink>
                   </TableCell>
-                  <TableCell>{plan.status.replace('_', ' ')}</TableCell>
+                  <TableCell>{PLAN_STATUS_LABELS[plan.status]}</TableCell>
                   <TableCell>{CAUSE_DETAILS[plan.cause].displayName}</TableCell>
                   <TableCell>{plan.status === 'cancelled' ? '—' : plan.nextChargeOn}</TableCell>
                   <TableCell>{plan.chargeCount}</TableCell>

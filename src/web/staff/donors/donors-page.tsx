@@ -15,6 +15,7 @@ import { StaffPage } from '../components/staff-page';
 import { useStaffData } from '../components/use-staff-data';
 import { donorPagePath, STAFF_PAGES } from '../staff-paths';
 import { fetchDonors } from './donors-api';
+import { EmptyResult } from '../components/empty-result';
 
 /** The sort keys in words. */
 const SORT_LABELS: Record<(typeof STAFF_DONOR_SORTS)[number], string> = {
@@ -83,14 +84,15 @@ export function DonorsPage() {
           <p>
             {data.total === 1 ? '1 donor' : `${data.total.toLocaleString('en-US')} donors`}. Totals are net of refunds; “this year” is {data.year}.
           </p>
+          {data.rows.length === 0 && <EmptyResult what="donors" filtered={FIELDS.some(({ name }) => params.has(name))} onClear={() => show(new URLSearchParams())} />}
           <HeadedTable label="Donors" headers={['Donor', 'First gift', 'Last gift', 'Gifts', 'Lifetime (net)', `${data.year} (net)`, 'Active plans']}>
             {data.rows.map((row) => (
               <TableRow key={row.donorKey}>
-                <TableCell sx={{ overflowWrap: 'anywhere', minWidth: '12rem' }}>
+                <TableCell sx={{ minWidth: '12rem' }}>
                   <StaffLink to={donorPagePath(row.donorKey)}><bdi>{row.names[0] || row.email}</bdi></StaffLink>
                   {row.names.length > 1 && <> (also {row.names.slice(1).map((name, index) => <Fragment key={index}>{index > 0 && ', '}<bdi>{name}</bdi></Fragment>)})</>}
                   <br />
-                  <bdi>{row.email}</bdi>
+                  <bdi style={{ whiteSpace: 'nowrap' }}>{row.email}</bdi>
                 </TableCell>
                 <TableCell>{formatInstant(row.firstGiftAt)}</TableCell>
                 <TableCell>{formatInstant(row.lastGiftAt)}</TableCell>

@@ -4,7 +4,7 @@ import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import { STAFF_PLAN_FREQUENCIES } from '../../../shared/staff/plans-api';
 import { FilterFields, FilterForm, type FilterFieldSpec } from '../components/filter-form';
-import { PLAN_STATUS_LABELS } from './plan-labels';
+import { PLAN_STATUS_LABELS } from '../components/plan-labels';
 import { PLAN_FILTER_KEYS, PLAN_ORDERS, type PlanFilterKey, type PlanFilters, type PlanOrder } from './plans-query';
 
 /** The choices of each select filter: value and label ('' = any). */

@@ -6,7 +6,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
 import { CAUSE_DETAILS, CAUSES, type Cause } from '../../../shared/causes';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
@@ -22,14 +22,14 @@ import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { useStaffAction } from '../components/use-staff-action';
 import { useStaffData } from '../components/use-staff-data';
-import { DONATION_STATUS_LABELS } from '../components/donation-labels';
+import { describePayment, DONATION_STATUS_LABELS, plainCode } from '../components/donation-labels';
 import { FieldList } from '../components/donation-fields';
 import { signInWithPasskey } from '../identity/session/session-api';
 import { useStaffSession } from '../identity/session/staff-session-context';
 import { donationPagePath, donorPagePath, STAFF_PAGES } from '../staff-paths';
 import { PlanDialog } from './plan-dialog';
-import { PLAN_STATUS_LABELS, planActionLabel, planActorLabel } from './plan-labels';
-import { changePlan, fetchPlan, sendManageLink, type PlanChangeBody } from './plans-api';
+import { PLAN_STATUS_LABELS, planActionLabel, planActorLabel } from '../components/plan-labels';
+import { changePlan, fetchPlan, sendManageLink, type PlanChangeBody } from '../api/plans-api';
 
 /** The dialogs of a plan's page. */
 type DialogKind = 'amount' | 'cause' | 'pause' | 'cancel';
@@ -54,10 +54,12 @@ function PlanFields({ plan }: { plan: StaffPlanDetail }) {
         ['Status', `${PLAN_STATUS_LABELS[plan.status]}${plan.pausedUntil ? ` until ${plan.pausedUntil}` : ''}`],
         ['Next charge', plan.nextChargeOn ?? '—'],
         ['Card', `${plan.card.brand} •••• ${plan.card.last4}, expires ${String(plan.card.expiryMonth).padStart(2, '0')}/${plan.card.expiryYear}`],
+        ['Charges so far', String(plan.chargeCount)],
         ['Renewal retries', dunning ? `Retry ${dunning.retry} of ${dunning.retriesTotal} on ${formatInstant(dunning.nextRetryAt)} (declined since ${formatInstant(dunning.pastDueSince)})` : 'None: no renewal is failing'],
         ['Started', formatInstant(plan.createdAt)],
         ['First gift', <StaffLink key="first" to={donationPagePath(plan.firstDonationId)}>The first donation</StaffLink>],
-        ['Mode', `${plan.mode === 'test' ? 'Test' : 'Live'}, ${plan.gateway}`],
+        ['Payment', describePayment(plan.gateway, plan.mode)],
+        ...(plan.cancelReason ? [['Cancelled because', <bdi key="reason" style={{ whiteSpace: 'pre-line' }}>{plan.cancelReason}</bdi>] satisfies [string, ReactNode]] : []),
       ]}
     />
   );
@@ -79,7 +81,7 @@ function PlanCharges({ plan }: { plan: StaffPlanDetail }) {
           </TableCell>
           <TableCell>
             {DONATION_STATUS_LABELS[charge.status]}
-            {charge.declineCode ? ` (${charge.declineCode.replaceAll('_', ' ')})` : ''}
+            {charge.declineCode ? ` (${plainCode(charge.declineCode).toLowerCase()})` : ''}
           </TableCell>
           <TableCell>{charge.receiptNumber ?? '—'}</TableCell>
         </TableRow>

@@ -17,8 +17,8 @@ import { StaffPage } from '../components/staff-page';
 import { useStaffData } from '../components/use-staff-data';
 import { donorPagePath, planPagePath, STAFF_PAGES } from '../staff-paths';
 import { PlanFiltersForm } from './plan-filters';
-import { PLAN_STATUS_LABELS } from './plan-labels';
-import { fetchPlans } from './plans-api';
+import { PLAN_STATUS_LABELS } from '../components/plan-labels';
+import { fetchPlans } from '../api/plans-api';
 import { PLAN_PAGE_SIZES, parsePlansView, plansViewQuery, type PlansView } from './plans-query';
 
 /** The totals of the filtered set (issue #22): how many plans, how many are active, and their monthly equivalent. */

@@ -19,6 +19,7 @@ import { HeadedTable } from '../../components/scroll-table';
 import { useStaffAction } from '../../components/use-staff-action';
 import { StaffPage } from '../../components/staff-page';
 import { changeRole, fetchTeam, inviteMember, removeMember } from './team-api';
+import { useStaffSession } from '../session/staff-session-context';
 
 /** Each role's name as the team page writes it. */
 const ROLE_NAMES: Readonly<Record<StaffRole, string>> = { viewer: 'Viewer', finance: 'Finance', admin: 'Admin' };
@@ -37,11 +38,14 @@ function RoleSelect({ label, value, onChange, disabled }: { label: string; value
 }
 
 /**
- * `/staff/team` (issue #21, admin): invite someone (e-mail and role; the server e-mails the enrollment link), change a
+ * `/staff/team` (issue #21; issue #36: every member reads it, only an admin sees the invite form and the changes): invite someone (e-mail and role; the server e-mails the enrollment link), change a
  * member's role, remove a member (after a confirmation). The server refuses the last admin removing or demoting
  * themselves (409), which the page shows as it says it; a role change or removal ends that member's sessions at once.
  */
 export function TeamPage() {
+  // Issue #36: every member reads the team; only those with the right `team` (admins) see the invite form and the changes.
+  const { can } = useStaffSession();
+  const manages = can('team');
   const { data: members, error: loadError, reload } = useStaffData(fetchTeam, '');
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<StaffRole>('viewer');
@@ -56,13 +60,17 @@ export function TeamPage() {
 
   return (
     <StaffPage title="Team">
-      <Box component="form" onSubmit={invite} aria-label="Invite someone" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start', mb: 3 }}>
-        <TextField label="Email address" type="email" size="small" required value={email} onChange={(event) => setEmail(event.target.value)} />
-        <RoleSelect label="Role" value={role} onChange={setRole} />
-        <Button type="submit" variant="contained" disabled={busy}>
-          Invite
-        </Button>
-      </Box>
+      {manages ? (
+        <Box component="form" onSubmit={invite} aria-label="Invite someone" sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'flex-start', mb: 3 }}>
+          <TextField label="Email address" type="email" size="small" required value={email} onChange={(event) => setEmail(event.target.value)} />
+          <RoleSelect label="Role" value={role} onChange={setRole} />
+          <Button type="submit" variant="contained" disabled={busy}>
+            Invite
+          </Button>
+        </Box>
+      ) : (
+        <Typography sx={{ mb: 2 }}>Who works in the back office, and what each role may do. An admin invites people and changes their roles.</Typography>
+      )}
       <Typography variant="body2" component="ul" sx={{ mb: 2, pl: 2.5 }}>
         {STAFF_ROLES.map((each) => (
           <li key={each}>
@@ -75,10 +83,20 @@ export function TeamPage() {
         {status}
       </Typography>
       {members && (
-        <HeadedTable label="Team members" headers={['Email', 'Role', 'Passkeys', 'Last sign-in', 'Remove']}>
+        <HeadedTable label="Team members" headers={manages ? ['Email', 'Role', 'Passkeys', 'Last sign-in', 'Remove'] : ['Email', 'Role', 'Passkeys', 'Last sign-in']}>
           {members.map((member) => (
             <TableRow key={member.id}>
-              <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                <bdi>{member.email}</bdi>
+              </TableCell>
+              {!manages ? (
+                <>
+                  <TableCell>{ROLE_NAMES[member.role]}</TableCell>
+                  <TableCell>{member.passkeyCount === 0 ? 'None yet (invited)' : member.passkeyCount}</TableCell>
+                  <TableCell>{formatInstant(member.lastSignInAt)}</TableCell>
+                </>
+              ) : (
+                <>
               <TableCell>
                 <RoleSelect
                   label={`Role of ${member.email}`}
@@ -94,6 +112,8 @@ export function TeamPage() {
                   Remove
                 </Button>
               </TableCell>
+                </>
+              )}
             </TableRow>
           ))}
         </HeadedTable>

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../shared/api';
 import { STAFF_API, staffApiPath } from '../../../shared/staff/paths';
 import type { StaffManageLinkAnswerSchema, StaffPlanChangeAnswer, StaffPlanDetail, StaffPlanListAnswer } from '../../../shared/staff/plans-api';
-import { staffFetch } from '../api/staff-fetch';
+import { staffFetch } from './staff-fetch';
 
 /** One page of plans, with the totals of the whole filtered set, for `query` (the page's own query string). */
 export function fetchPlans(query: string): Promise<StaffPlanListAnswer> {
@@ -20,7 +20,7 @@ export type PlanChangeBody =
   | { action: 'change_cause'; cause: string }
   | { action: 'pause'; until?: string }
   | { action: 'resume' }
-  | { action: 'cancel'; refundLastCharge?: boolean; reason?: string };
+  | { action: 'cancel'; cancelReason?: string; refundLastCharge?: boolean; reason?: string };
 
 /**
  * Changes plan `id` (POST its changes), under `idempotencyKey` when given (a cancel with refund: one key per dialog, so
