@@ -6,6 +6,8 @@ import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
 import { feeCoveredFields } from '../components/fee-covered';
+import { StaffLink } from '../components/staff-link';
+import { donorPagePath } from '../staff-paths';
 import { DONATION_STATUS_LABELS, MODE_LABELS } from '../donations/donation-labels';
 import { describeDedication } from './dedication';
 
@@ -39,7 +41,8 @@ export function DonationFields({ donation }: { donation: StaffDonationDetail['do
     <FieldList
       items={[
         ['Donor', donation.donorName ? <bdi>{donation.donorName}</bdi> : '—'],
-        ['Email', <bdi>{donation.email}</bdi>],
+        // Issue #36: a donation links to its donor.
+        ['Email', <StaffLink to={donorPagePath(donation.donorKey)}><bdi>{donation.email}</bdi></StaffLink>],
         ['Phone', donation.phone ? <bdi>{donation.phone}</bdi> : '—'],
         ['Address', address ? <bdi>{address}</bdi> : '—'],
         ['Anonymous', donation.isAnonymous ? 'Yes: not named in public' : 'No'],

@@ -126,7 +126,13 @@ export function DonationPage() {
             <RefundDialog donationId={id} subject={{ ...donation, receiptNumber: detail.receipt?.number ?? null }} onRefunded={done} onClose={() => setDialog(undefined)} />
           )}
           {dialog === 'email' && (
-            <CorrectEmailDialog donationId={id} currentEmail={donation.email} hasPlan={detail.plan !== null} onCorrected={done} onClose={() => setDialog(undefined)} />
+            <CorrectEmailDialog
+              donationId={id}
+              currentEmail={donation.email}
+              hasPlan={detail.plan !== null}
+              donorKey={donation.donorKey}
+              receiptResendable={detail.receipt !== null && detail.receipt.voidedAt === null}
+              onCorrected={done} onClose={() => setDialog(undefined)} />
           )}
         </>
       )}
