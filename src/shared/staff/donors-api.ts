@@ -151,6 +151,8 @@ export const StaffDonorMergeSchema = z.object({
   giftCount: z.number().int(),
   undoneAt: z.iso.datetime().nullable(),
   undoableUntil: z.iso.datetime(),
+  /** Whether it can be undone now (not undone, and at most 30 days old by the server's clock). */
+  undoable: z.boolean(),
 });
 /** A merge on a donor's page. */
 export type StaffDonorMerge = z.infer<typeof StaffDonorMergeSchema>;

@@ -81,7 +81,7 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
   const [mail, notes, merges, audit] = await Promise.all([
     readDonorEmails(db, giftIds, planIds, address),
     listDonorNotes(db, donorKey),
-    readDonorMerges(db, donorKey),
+    readDonorMerges(db, donorKey, now),
     readDonorAudit(db, donorKey, giftIds, planIds),
   ]);
   const identity = identities.get(donorKey) ?? { names: [], emails: [address] };

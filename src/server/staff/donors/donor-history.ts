@@ -86,8 +86,8 @@ export async function readDonorAudit(db: Database, donorKey: string, giftIds: re
   return rows.map(auditRowOf);
 }
 
-/** The merges into the donor `donorKey`, newest first, with until when each can be undone. */
-export async function readDonorMerges(db: Database, donorKey: string): Promise<StaffDonorDetail['merges']> {
+/** The merges into the donor `donorKey`, newest first, with until when each can be undone and whether it can be at `now`. */
+export async function readDonorMerges(db: Database, donorKey: string, now: Date): Promise<StaffDonorDetail['merges']> {
   const rows = await db.select().from(donorMerges).where(eq(donorMerges.targetDonorKey, donorKey)).orderBy(desc(donorMerges.mergedAt));
   return rows.map((row) => ({
     id: row.id,
@@ -98,5 +98,6 @@ export async function readDonorMerges(db: Database, donorKey: string): Promise<S
     giftCount: row.changes.donations.length,
     undoneAt: row.undoneAt?.toISOString() ?? null,
     undoableUntil: new Date(row.mergedAt.getTime() + MERGE_UNDO_WINDOW_MS).toISOString(),
+    undoable: row.undoneAt === null && now.getTime() - row.mergedAt.getTime() <= MERGE_UNDO_WINDOW_MS,
   }));
 }

@@ -14,6 +14,7 @@ import {
   StaffStatementResendAnswerSchema,
   StaffStatementResendRequestSchema,
 } from '../../../shared/staff/donors-api';
+import { EmptyBodySchema } from '../../../shared/staff/identity-api';
 import { STAFF_API } from '../../../shared/staff/paths';
 import type { Database } from '../../db/client';
 import { errorAnswers } from '../../http/error-answers';
@@ -245,6 +246,7 @@ export const staffDonorRoutes: FastifyPluginAsyncZod<StaffDonorsOptions> = async
       schema: {
         summary: 'Staff: undo a merge of two donors (within 30 days)',
         params: MergeParamsSchema,
+        body: EmptyBodySchema,
         response: { 200: StaffDonorMergeUndoAnswerSchema, ...WRITE_ERRORS, ...errorAnswers(404, 409) },
       },
     },

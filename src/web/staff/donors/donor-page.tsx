@@ -218,7 +218,7 @@ export function DonorPage() {
                     <TableCell>
                       {merge.undoneAt ? (
                         `Undone ${formatInstant(merge.undoneAt)}`
-                      ) : can('correct') && Date.parse(merge.undoableUntil) > Date.now() ? (
+                      ) : can('correct') && merge.undoable ? (
                         <Button size="small" disabled={undoing} onClick={() => void undo(merge.id)} aria-label={`Undo the merge of ${merge.sourceEmail}`}>
                           Undo
                         </Button>
