@@ -59,7 +59,7 @@ test('finance answers Margaret’s call: finds her, corrects her e-mail everywhe
 
   // Corrects the e-mail once, for every gift and the plan.
   await finance.page.getByRole('button', { name: 'Correct the e-mail' }).click();
-  const correct = finance.page.getByRole('dialog', { name: 'Correct the donor’s e-mail' });
+  const correct = finance.page.getByRole('dialog', { name: "Correct the donor's e-mail" });
   await expect(correct.getByRole('checkbox', { name: 'Apply to every gift, receipt and plan of this address' })).toBeChecked();
   await correct.getByRole('textbox', { name: 'New email address' }).fill(corrected);
   await expectAccessible(finance, 'correct e-mail dialog');
