@@ -21,6 +21,7 @@ import { CARD_BRANDS } from '../../shared/card';
 import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
 import { LOCALES } from '../../shared/i18n/locales';
+import { DONOR_NOTE_MAX_LENGTH } from '../../shared/staff/donors-api';
 import { AUDIT_ACTOR_TYPES } from '../../shared/staff/identity-api';
 import { STAFF_ROLES } from '../../shared/staff/roles';
 import { TRIBUTE_TYPES } from '../../shared/tribute';
@@ -666,6 +667,8 @@ export const adminAuditLog = pgTable(
     index('admin_audit_log_created_at_idx').on(table.createdAt),
     index('admin_audit_log_subject_idx').on(table.subjectId, table.createdAt),
     index('admin_audit_log_actor_staff_idx').on(table.actorStaffId, table.createdAt),
+    // Issue #36: a gift's timeline finds the donor-wide corrections and merges that changed it (their `donationIds`).
+    index('admin_audit_log_donor_donations_idx').using('gin', sql`(${table.details} -> 'donationIds')`).where(sql`${table.subjectType} = 'donor'`),
     check('admin_audit_log_actor_type_check', sql`${table.actorType} IN (${sqlList(AUDIT_ACTOR_TYPES)})`),
     check('admin_audit_log_staff_actor_check', sql`${table.actorType} <> 'staff' OR ${table.actorStaffId} IS NOT NULL`),
   ],
@@ -923,3 +926,73 @@ export const campaignSupporters = pgTable(
 
 /** A supporters' list row as Drizzle reads it. */
 export type CampaignSupporterRow = typeof campaignSupporters.$inferSelect;
+
+/**
+ * Notes on a donor (issue #36, part 1: "she prefers a call in the morning"; decision 0110): free text written by finance
+ * or admin, read by every staff member, kept with who wrote it (id and address at the time) and when. A note names its
+ * donor by donor key (staff/shared/donor-key.ts); a donor-wide e-mail correction or a merge moves the donor's notes to
+ * the new key in its transaction (and a merge's undo moves them back). Never edited; see decision 0110.
+ */
+export const donorNotes = pgTable(
+  'donor_notes',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    donorKey: text('donor_key').notNull(),
+    body: text('body').notNull(),
+    authorStaffId: uuid('author_staff_id')
+      .notNull()
+      .references((): AnyPgColumn => staffMembers.id),
+    authorEmail: text('author_email').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('donor_notes_donor_key_idx').on(table.donorKey, table.createdAt),
+    check('donor_notes_body_check', sql`char_length(${table.body}) BETWEEN 1 AND ${sql.raw(String(DONOR_NOTE_MAX_LENGTH))}`),
+  ],
+);
+
+/** A donor note as Drizzle reads it. */
+export type DonorNoteRow = typeof donorNotes.$inferSelect;
+
+/** What a merge changed, row by row, with each row's values before it (so its undo restores them exactly). */
+export interface DonorMergeChanges {
+  /** Each gift moved: its id, and its address and name before the merge. */
+  donations: { id: string; donorEmail: string; donorName: string }[];
+  /** Each message still waiting that the merge redirected: its id and recipient before. */
+  messages: { id: string; recipient: string }[];
+  /** Each note moved from the merged donor to the kept one. */
+  notes: { id: string }[];
+}
+
+/**
+ * Donors merged by staff (issue #36, part 1: "Merge two donors"; decision 0110): the donor merged (`source_donor_key`)
+ * into the one kept (`target_donor_key`), the kept donor's address and name the gifts took, who merged and when, and
+ * every row changed with its old values (`changes`). `undone_at` is set by the undo (within 30 days), which restores
+ * those values when no row changed since.
+ */
+export const donorMerges = pgTable(
+  'donor_merges',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    sourceDonorKey: text('source_donor_key').notNull(),
+    sourceEmail: text('source_email').notNull(),
+    targetDonorKey: text('target_donor_key').notNull(),
+    targetEmail: text('target_email').notNull(),
+    targetName: text('target_name').notNull(),
+    changes: jsonb('changes').$type<DonorMergeChanges>().notNull(),
+    mergedByStaffId: uuid('merged_by_staff_id')
+      .notNull()
+      .references((): AnyPgColumn => staffMembers.id),
+    mergedByEmail: text('merged_by_email').notNull(),
+    mergedAt: timestamp('merged_at', { withTimezone: true }).notNull().defaultNow(),
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
+    undoneByEmail: text('undone_by_email'),
+  },
+  (table) => [
+    index('donor_merges_target_idx').on(table.targetDonorKey, table.mergedAt),
+    check('donor_merges_two_donors_check', sql`${table.sourceDonorKey} <> ${table.targetDonorKey}`),
+  ],
+);
+
+/** A donor merge as Drizzle reads it. */
+export type DonorMergeRow = typeof donorMerges.$inferSelect;

@@ -80,6 +80,10 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/staff/donors': 'listStaffDonors',
   'GET /api/staff/donors/:id': 'getStaffDonor',
   'POST /api/staff/donors/:id/statements/resend': 'resendStaffDonorStatement',
+  'POST /api/staff/donors/:id/email': 'correctStaffDonorEmail',
+  'POST /api/staff/donors/:id/merges': 'mergeStaffDonors',
+  'POST /api/staff/donors/:id/notes': 'addStaffDonorNote',
+  'POST /api/staff/donor-merges/:id/undo': 'undoStaffDonorMerge',
   'GET /api/staff/mail': 'listStaffMail',
   'POST /api/staff/mail/:id/retry': 'retryStaffMail',
   // The staff back office: campaigns.

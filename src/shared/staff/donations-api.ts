@@ -299,6 +299,8 @@ export const StaffDonationDetailSchema = z.object({
     recurringPeriod: z.number().int().nullable(),
     /** A gift in honour or in memory of someone (issue #23), or null. */
     tribute: TributeDetailSchema.nullable(),
+    /** The key of the gift's donor (issue #36: "a donation links to its donor"; server/staff/shared/donor-key.ts). */
+    donorKey: z.string(),
   }),
   receipt: z.object({ number: z.string(), issuedAt: z.iso.datetime(), voidedAt: z.iso.datetime().nullable() }).nullable(),
   emails: z.array(StaffDonationEmailSchema),

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { CAUSES } from '../causes';
+import { DonorEmailSchema, atMost, present, textField } from '../field-rules';
 import { FREQUENCIES } from '../frequencies';
+import { AuditRowSchema } from './identity-api';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -9,6 +11,7 @@ import {
   STAFF_DONATION_STATUSES,
   STAFF_MAIL_STATES,
   STAFF_ORDERS,
+  StaffDonationEmailSchema,
   StaffPlanSummarySchema,
   StaffSearchSchema,
 } from './donations-api';
@@ -122,6 +125,38 @@ export const StaffDonorStatementSchema = z.object({
   sentAt: z.iso.datetime().nullable(),
 });
 
+/** Longest donor note, in characters (issue #36; the database's check says the same: db/schema.ts DONOR_NOTE_MAX_LENGTH). */
+export const DONOR_NOTE_MAX_LENGTH = 2000;
+
+/** A note on a donor (issue #36, part 1): its text, who wrote it (address at the time) and when. */
+export const StaffDonorNoteSchema = z.object({
+  id: z.uuid(),
+  body: z.string(),
+  authorEmail: z.string(),
+  createdAt: z.iso.datetime(),
+});
+/** A donor note. */
+export type StaffDonorNote = z.infer<typeof StaffDonorNoteSchema>;
+
+/**
+ * A merge into this donor (issue #36, part 1; decision 0110): the donor merged (their address then), who merged and
+ * when, how many gifts moved, whether it was undone, and until when it can be (30 days after the merge).
+ */
+export const StaffDonorMergeSchema = z.object({
+  id: z.uuid(),
+  sourceDonorKey: z.string(),
+  sourceEmail: z.string(),
+  mergedByEmail: z.string(),
+  mergedAt: z.iso.datetime(),
+  giftCount: z.number().int(),
+  undoneAt: z.iso.datetime().nullable(),
+  undoableUntil: z.iso.datetime(),
+  /** Whether it can be undone now (not undone, and at most 30 days old by the server's clock). */
+  undoable: z.boolean(),
+});
+/** A merge on a donor's page. */
+export type StaffDonorMerge = z.infer<typeof StaffDonorMergeSchema>;
+
 /**
  * Answer of `GET /api/staff/donors/:id` (the donor key): the donor's addresses as typed (latest first), names, figures,
  * every gift attempt (newest first) with its receipt, every plan, the year-end statements queued (newest first), and
@@ -139,6 +174,14 @@ export const StaffDonorDetailSchema = z.object({
   plans: z.array(StaffPlanSummarySchema),
   statements: z.array(StaffDonorStatementSchema),
   statementYears: z.array(z.number().int()),
+  /** Issue #36: every e-mail about the donor's gifts, refunds and plans, and their statements, newest first (at most 200). */
+  mail: z.array(StaffDonationEmailSchema),
+  /** Issue #36: the notes on the donor, newest first. */
+  notes: z.array(StaffDonorNoteSchema),
+  /** Issue #36: the merges into the donor, newest first. */
+  merges: z.array(StaffDonorMergeSchema),
+  /** Issue #36: the audit entries about the donor, their gifts and their plans, newest first (at most 200). */
+  audit: z.array(AuditRowSchema),
 });
 /** A donor's page. */
 export type StaffDonorDetail = z.infer<typeof StaffDonorDetailSchema>;
@@ -152,3 +195,66 @@ export type StaffStatementResendRequest = z.infer<typeof StaffStatementResendReq
 
 /** Answer of a statement resend (202): the year and the address it is queued to. */
 export const StaffStatementResendAnswerSchema = z.object({ success: z.literal(true), year: z.number().int(), recipient: z.string() });
+
+/** A donor key in a body: 64 lowercase hex digits (server/staff/shared/donor-key.ts). */
+const DonorKeySchema = z.string({ error: 'Choose the donor to merge' }).regex(/^[0-9a-f]{64}$/, { error: 'Choose the donor to merge' });
+/** Most receipts one correction may send again (a donor's page shows at most this many gifts to choose from). */
+export const MAX_RECEIPTS_RESENT = 500;
+
+/**
+ * Body of `POST /api/staff/donors/:id/email` (issue #36, part 1: "A correction is made on the donor"): the new address
+ * (the donor form's rules) for every gift, receipt and plan of the donor, and the gifts whose receipt is sent again to
+ * it (none unless staff ask: `resendDonationIds`, each a gift of the donor with a receipt not void).
+ */
+export const StaffDonorEmailCorrectionRequestSchema = z.strictObject({
+  email: DonorEmailSchema,
+  resendDonationIds: z
+    .array(z.uuid({ error: 'Each receipt to resend is a gift id' }), { error: 'List the gifts whose receipt to resend' })
+    .max(MAX_RECEIPTS_RESENT, { error: `Resend at most ${MAX_RECEIPTS_RESENT} receipts at once` })
+    .default([]),
+});
+/** A donor-wide e-mail correction asked for by staff. */
+export type StaffDonorEmailCorrectionRequest = z.infer<typeof StaffDonorEmailCorrectionRequestSchema>;
+
+/** Answer of a donor-wide correction (200): the donor's new key and address, the old address, and how many rows changed. */
+export const StaffDonorEmailCorrectionAnswerSchema = z.object({
+  donorKey: z.string(),
+  email: z.string(),
+  previousEmail: z.string(),
+  donationsUpdated: z.number().int(),
+  plansUpdated: z.number().int(),
+  messagesRedirected: z.number().int(),
+  receiptsQueued: z.number().int(),
+});
+/** A donor-wide correction's answer. */
+export type StaffDonorEmailCorrectionAnswer = z.infer<typeof StaffDonorEmailCorrectionAnswerSchema>;
+
+/** Body of `POST /api/staff/donors/:id/merges` (issue #36): the donor merged into the one of the path, who is kept. */
+export const StaffDonorMergeRequestSchema = z.strictObject({ sourceDonorKey: DonorKeySchema });
+/** A merge asked for by staff. */
+export type StaffDonorMergeRequest = z.infer<typeof StaffDonorMergeRequestSchema>;
+
+/** Answer of a merge (201): the merge's id (for its undo), the donor kept, and how many rows moved. */
+export const StaffDonorMergeAnswerSchema = z.object({
+  mergeId: z.uuid(),
+  donorKey: z.string(),
+  donationsMoved: z.number().int(),
+  messagesRedirected: z.number().int(),
+  notesMoved: z.number().int(),
+});
+/** A merge's answer. */
+export type StaffDonorMergeAnswer = z.infer<typeof StaffDonorMergeAnswerSchema>;
+
+/** Answer of a merge's undo (200): the merge, and the donor key the merged donor has again. */
+export const StaffDonorMergeUndoAnswerSchema = z.object({ mergeId: z.uuid(), sourceDonorKey: z.string(), donationsRestored: z.number().int() });
+
+/** Body of `POST /api/staff/donors/:id/notes` (issue #36): the note, 1 to {@link DONOR_NOTE_MAX_LENGTH} characters, lines allowed. */
+export const StaffDonorNoteRequestSchema = z.strictObject({
+  body: textField(
+    [
+      [present, 'Write the note'],
+      [atMost(DONOR_NOTE_MAX_LENGTH), `A note is at most ${DONOR_NOTE_MAX_LENGTH} characters`],
+    ],
+    'multi',
+  ),
+});

@@ -44,6 +44,11 @@ export const STAFF_API = {
   donors: '/api/staff/donors',
   donor: '/api/staff/donors/:id',
   donorStatementResend: '/api/staff/donors/:id/statements/resend',
+  /** Issue #36: a donor's address corrected on every gift, receipt and plan; another donor merged in; a note; a merge undone. */
+  donorEmail: '/api/staff/donors/:id/email',
+  donorMerges: '/api/staff/donors/:id/merges',
+  donorNotes: '/api/staff/donors/:id/notes',
+  donorMergeUndo: '/api/staff/donor-merges/:id/undo',
   /** Issue #22: the mail outbox as staff need it, and a message sent again now. */
   mail: '/api/staff/mail',
   mailRetry: '/api/staff/mail/:id/retry',

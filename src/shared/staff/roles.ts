@@ -43,6 +43,6 @@ export function roleHasRight(role: StaffRole, right: StaffRight): boolean {
 /** What each role may do, as a phrase following "you can" (the invitation e-mail, the team page). */
 export const ROLE_DESCRIPTIONS: Readonly<Record<StaffRole, string>> = {
   viewer: 'read donations, receipts and their history',
-  finance: 'read everything, refund, resend receipts, correct e-mail addresses, export, change, pause or cancel recurring gifts, and run campaigns',
+  finance: 'read everything, refund, resend receipts, correct e-mail addresses, merge donors and write notes on them, export, change, pause or cancel recurring gifts, and run campaigns',
   admin: 'do all that finance does, manage the team and read the audit log',
 };

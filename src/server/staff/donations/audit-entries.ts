@@ -1,4 +1,5 @@
-import { asc, eq, like, or } from 'drizzle-orm';
+import { and, asc, eq, like, or, sql } from 'drizzle-orm';
+import { DONOR_SUBJECT } from '../../../shared/staff/audit-actions';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import type { Database } from '../../db/client';
 import { adminAuditLog } from '../../db/schema';
@@ -7,7 +8,8 @@ import { adminAuditLog } from '../../db/schema';
 /**
  * The audit entries naming donation `donationId` (issue #21, "A donation": "the audit entries that name it"), oldest
  * first: the staff actions about it (subject_type `donation`, subject_id its id) and the operator's requests on it
- * (admin/audit.ts writes their target as the route's parameters, `id=<donation id>...`). Rejects when the database fails.
+ * (admin/audit.ts writes their target as the route's parameters, `id=<donation id>...`), and the donor-wide
+ * corrections and merges that changed it (issue #36: their `donationIds`). Rejects when the database fails.
  */
 export async function listDonationAuditEntries(db: Database, donationId: string): Promise<StaffDonationDetail['audit']> {
   const rows = await db
@@ -18,6 +20,8 @@ export async function listDonationAuditEntries(db: Database, donationId: string)
         eq(adminAuditLog.subjectId, donationId),
         eq(adminAuditLog.target, `id=${donationId}`),
         like(adminAuditLog.target, `id=${donationId}&%`),
+        // Issue #36: a donor-wide correction or a merge that changed the gift (admin_audit_log_donor_donations_idx).
+        and(eq(adminAuditLog.subjectType, DONOR_SUBJECT), sql`${adminAuditLog.details} -> 'donationIds' @> jsonb_build_array(${donationId}::text)`),
       ),
     )
     .orderBy(asc(adminAuditLog.createdAt));

@@ -6,6 +6,7 @@ import { donationRefunds, donations, mailOutbox, receipts, recurringPlans, type 
 import { keptAmountCents } from '../../ledger/kept-amount';
 import { tributeOfRow } from '../../ledger/tribute-entries';
 import { listDonationAuditEntries } from './audit-entries';
+import { donorKeyOf } from '../shared/donor-key';
 import { mailStateOf } from '../shared/mail-state';
 import { staffStatusOf } from '../shared/status';
 import { planChargeCountSql } from '../shared/plan-charges';
@@ -154,6 +155,7 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
       declineCode: d.declineCode,
       recurringPeriod: d.recurringPeriod,
       tribute: tributeOfRow(d),
+      donorKey: donorKeyOf(d.donorEmail),
     },
     receipt: receipt ? { number: receipt.number, issuedAt: iso(receipt.issuedAt), voidedAt: receipt.voidedAt ? iso(receipt.voidedAt) : null } : null,
     emails: emails.map((email) => ({

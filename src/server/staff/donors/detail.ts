@@ -5,7 +5,9 @@ import { donations, donorTotals, mailOutbox, receipts, recurringPlans } from '..
 import { lastCompletedYear } from '../../receipts/statements';
 import { mailStateOf } from '../shared/mail-state';
 import { staffStatusOf } from '../shared/status';
+import { readDonorAudit, readDonorEmails, readDonorMerges } from './donor-history';
 import { readDonorIdentities } from './donor-names';
+import { listDonorNotes } from './notes';
 import { donationDonorKeySql, readDonorFigures, zonedYearBounds, zonedYearOf } from './figures';
 import { planChargeCountSql } from '../shared/plan-charges';
 
@@ -37,7 +39,8 @@ export async function statementYearsOf(db: Database, donorKey: string, now: Date
  * The page of the donor named `donorKey` at `now` (this year: the calendar year of `now` in `timeZone`), or undefined
  * when no charged gift has that key: the addresses and names used, the figures (figures.ts), every donation attempt of
  * the address newest first with its receipt, the plans whose first gift is theirs, the year-end statements queued to
- * the address (sent or not) newest first, and the years whose statement can be sent again. Rejects when the database fails.
+ * the address (sent or not) newest first, the years whose statement can be sent again, and (issue #36) every e-mail
+ * about the donor, the notes, the merges into the donor and the donor's audit entries. Rejects when the database fails.
  */
 export async function readStaffDonor(db: Database, donorKey: string, now: Date, timeZone: string): Promise<StaffDonorDetail | undefined> {
   const year = zonedYearOf(now, timeZone);
@@ -73,6 +76,14 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
       .where(and(eq(mailOutbox.kind, 'year_end_statement'), eq(sql`lower(${mailOutbox.recipient})`, address)))
       .orderBy(desc(mailOutbox.createdAt)),
     statementYearsOf(db, donorKey, now),
+  ]);
+  const giftIds = gifts.map((gift) => gift.donation.id);
+  const planIds = [...new Set([...plans.map((row) => row.plan.id), ...gifts.flatMap((gift) => (gift.donation.recurringPlanId ? [gift.donation.recurringPlanId] : []))])];
+  const [mail, notes, merges, audit] = await Promise.all([
+    readDonorEmails(db, giftIds, planIds, address),
+    listDonorNotes(db, donorKey),
+    readDonorMerges(db, donorKey, now),
+    readDonorAudit(db, donorKey, giftIds, planIds),
   ]);
   const identity = identities.get(donorKey) ?? { names: [], emails: [address] };
   return {
@@ -117,6 +128,10 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
       sentAt: row.sentAt?.toISOString() ?? null,
     })),
     statementYears,
+    mail,
+    notes,
+    merges,
+    audit,
   };
 }
 

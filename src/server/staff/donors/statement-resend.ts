@@ -13,10 +13,10 @@ import { statementYearsOf } from './detail';
  * from the receipts of that year that are not void, receipts/compose.tsx).
  */
 
-/** Audit action of a statement sent again (admin_audit_log.action); its subject is the donor (`donor`, the donor key). */
-export const DONOR_AUDIT_ACTIONS = { statementResent: 'donor.statement_resent' } as const;
-/** admin_audit_log.subject_type of an action on a donor (subject_id: the donor key). */
-export const DONOR_SUBJECT = 'donor';
+import { DONOR_AUDIT_ACTIONS, DONOR_SUBJECT } from '../../../shared/staff/audit-actions';
+
+/** Audit actions on a donor and the subject type of a donor (`donor`, the donor key): shared/staff/audit-actions.ts. */
+export { DONOR_AUDIT_ACTIONS, DONOR_SUBJECT };
 
 /**
  * What became of a resend: `queued` to `recipient` (message `messageId`); `not_found` (no donor of that key);

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client';
-import { adminAuditLog } from '../../db/schema';
+import type { AuditRow } from '../../../shared/staff/identity-api';
+import { adminAuditLog, type AdminAuditRow } from '../../db/schema';
 import type { SignedInStaffMember } from './sessions';
 
 /**
@@ -62,4 +63,21 @@ export async function recordSystemAction(tx: Database, entry: StaffActionEntry):
 export interface StaffActor {
   staffMember: Pick<SignedInStaffMember, 'id' | 'email'>;
   requestId: string;
+}
+
+/** An audit row as the staff API shows it (the audit page, a donor's page): times in ISO 8601, details as stored. */
+export function auditRowOf(row: AdminAuditRow): AuditRow {
+  return {
+    id: row.id,
+    at: row.createdAt.toISOString(),
+    actorType: row.actorType,
+    actorStaffId: row.actorStaffId,
+    actorEmail: row.actorEmail,
+    action: row.action,
+    subjectType: row.subjectType,
+    subjectId: row.subjectId,
+    target: row.target,
+    statusCode: row.statusCode,
+    details: row.details ?? null,
+  };
 }

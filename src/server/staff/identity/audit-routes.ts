@@ -3,8 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AuditPageSchema, AuditQuerySchema, type AuditQuery, type AuditRow } from '../../../shared/staff/identity-api';
 import { STAFF_API } from '../../../shared/staff/paths';
 import type { Database } from '../../db/client';
-import { adminAuditLog, type AdminAuditRow } from '../../db/schema';
+import { adminAuditLog } from '../../db/schema';
 import { errorAnswers } from '../../http/error-answers';
+import { auditRowOf } from './audit-record';
 import { staffErrorAnswers } from './errors';
 import { requireStaff } from './guard';
 import type { StaffRouteOptions } from './options';
@@ -33,23 +34,6 @@ function auditFilters(query: AuditQuery): SQL | undefined {
   if (query.from) conditions.push(gte(adminAuditLog.createdAt, new Date(`${query.from}T00:00:00Z`)));
   if (query.to) conditions.push(lt(adminAuditLog.createdAt, new Date(new Date(`${query.to}T00:00:00Z`).getTime() + DAY_MS)));
   return conditions.length === 0 ? undefined : and(...conditions);
-}
-
-/** An audit row as the API shows it. */
-function auditRowOf(row: AdminAuditRow): AuditRow {
-  return {
-    id: row.id,
-    at: row.createdAt.toISOString(),
-    actorType: row.actorType,
-    actorStaffId: row.actorStaffId,
-    actorEmail: row.actorEmail,
-    action: row.action,
-    subjectType: row.subjectType,
-    subjectId: row.subjectId,
-    target: row.target,
-    statusCode: row.statusCode,
-    details: row.details ?? null,
-  };
 }
 
 /** One page of the audit log matching `query`, newest first, and how many entries match in all. */

@@ -3,10 +3,10 @@ import { retryMailNow, type RetryNowOutcome } from '../../mail/outbox';
 import { recordStaffAction } from '../identity/audit-record';
 import type { StaffActor } from '../identity/audit-record';
 
-/** Audit action of "retry now" (admin_audit_log.action); its subject is the message (`mail_message`, the outbox id). */
-export const MAIL_AUDIT_ACTIONS = { retriedNow: 'mail.retry_now' } as const;
-/** admin_audit_log.subject_type of an action on an outbox message (subject_id: its id). */
-export const MAIL_SUBJECT = 'mail_message';
+import { MAIL_AUDIT_ACTIONS, MAIL_SUBJECT } from '../../../shared/staff/audit-actions';
+
+/** Audit action of "retry now" and the subject type of a message (`mail_message`, the outbox id): shared/staff/audit-actions.ts. */
+export { MAIL_AUDIT_ACTIONS, MAIL_SUBJECT };
 
 /**
  * "Retry now" for staff (issue #22, "Mail"; decision 0073): makes message `id` due at `now` (mail/outbox.ts

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { PlanChange } from '../../../shared/recurring-api';
+import { PLAN_AUDIT_ACTIONS, PLAN_CHANGE_AUDIT_ACTIONS, PLAN_SUBJECT } from '../../../shared/staff/audit-actions';
 import { centsToDollars } from '../../../shared/money';
 import type { StaffPlanChangeRequest } from '../../../shared/staff/plans-api';
 import type { Database } from '../../db/client';
@@ -18,17 +19,12 @@ import type { StaffActor } from '../identity/audit-record';
  * (requestManageLinks), audited in its transaction. The refund of a cancel is part 1's (staff/shared/refund.ts refundForStaff).
  */
 
-/** Audit subject type of a plan (admin_audit_log.subject_type). */
-export const PLAN_SUBJECT = 'recurring_plan';
+/** Audit subject type of a plan and the actions of this part (the manage link sent): shared/staff/audit-actions.ts. */
+export { PLAN_AUDIT_ACTIONS, PLAN_SUBJECT };
 
-/** Audit actions of this part: `plan.<PlanChange action>` for a change, and the manage link sent. */
-export const PLAN_AUDIT_ACTIONS = {
-  manageLinkSent: 'plan.manage_link_sent',
-} as const;
-
-/** The audit action of a staff change (`plan.change_amount`, `plan.cancel`...). */
+/** The audit action of a staff change (`plan.change_amount`, `plan.cancel`...: PLAN_CHANGE_AUDIT_ACTIONS). */
 export function planAuditAction(action: StaffPlanChangeRequest['action']): string {
-  return `plan.${action}`;
+  return PLAN_CHANGE_AUDIT_ACTIONS[action];
 }
 
 /** The donor's change a staff request makes (the amount in cents becomes the donor API's dollars, exactly). */

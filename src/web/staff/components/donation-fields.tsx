@@ -6,6 +6,8 @@ import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from './format';
 import { feeCoveredFields } from './fee-covered';
+import { StaffLink } from './staff-link';
+import { donorPagePath } from '../staff-paths';
 import { describePayment, DONATION_STATUS_LABELS, plainCode } from './donation-labels';
 import { describeDedication } from './dedication';
 
@@ -39,7 +41,8 @@ export function DonationFields({ donation }: { donation: StaffDonationDetail['do
     <FieldList
       items={[
         ['Donor', donation.donorName ? <bdi>{donation.donorName}</bdi> : '—'],
-        ['Email', <bdi>{donation.email}</bdi>],
+        // Issue #36: a donation links to its donor.
+        ['Email', <StaffLink to={donorPagePath(donation.donorKey)}><bdi>{donation.email}</bdi></StaffLink>],
         ['Phone', donation.phone ? <bdi>{donation.phone}</bdi> : '—'],
         ['Address', address ? <bdi>{address}</bdi> : '—'],
         ['Anonymous', donation.isAnonymous ? 'Yes: not named in public' : 'No'],

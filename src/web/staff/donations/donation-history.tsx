@@ -3,6 +3,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import { formatCents, formatInstant } from '../components/format';
+import { AuditEntryItem } from '../identity/audit/audit-entry';
 import { HeadedTable } from '../components/scroll-table';
 import { MAIL_STATE_LABELS } from '../components/mail-labels';
 import { STAFF_MAIL_KIND_LABELS, type StaffMailKind } from '../../../shared/staff/mail-api';
@@ -29,14 +30,24 @@ export function DonationHistory({ detail }: { detail: StaffDonationDetail }) {
     <>
       <SectionHeading>Timeline</SectionHeading>
       <ol style={{ margin: 0, paddingLeft: '1.25rem' }} aria-label="Timeline">
-        {detail.timeline.map((event, index) => (
-          <li key={`${event.at}-${index}`}>
-            <Typography component="span" sx={{ fontWeight: 600 }}>
-              {formatInstant(event.at)}
-            </Typography>{' '}
-            <span style={{ overflowWrap: 'anywhere' }}>{event.summary}</span>
-          </li>
-        ))}
+        {detail.timeline.map((event, index) => {
+          // Issue #36: a staff or operator action reads as a sentence with its details labelled (audit-sentence.ts).
+          const entry = event.kind === 'audit' ? detail.audit.find((candidate) => candidate.id === event.refId) : undefined;
+          return (
+            <li key={`${event.at}-${index}`}>
+              {entry ? (
+                <AuditEntryItem entry={entry} at={event.at} who={detail.donation.donorName || undefined} />
+              ) : (
+                <>
+                  <Typography component="span" sx={{ fontWeight: 600 }}>
+                    {formatInstant(event.at)}
+                  </Typography>{' '}
+                  <span style={{ overflowWrap: 'anywhere' }}>{event.summary}</span>
+                </>
+              )}
+            </li>
+          );
+        })}
       </ol>
 
       <SectionHeading>E-mails</SectionHeading>

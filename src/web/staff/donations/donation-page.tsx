@@ -136,7 +136,13 @@ export function DonationPage() {
             />
           )}
           {dialog === 'email' && (
-            <CorrectEmailDialog donationId={id} currentEmail={donation.email} hasPlan={detail.plan !== null} onCorrected={done} onClose={() => setDialog(undefined)} />
+            <CorrectEmailDialog
+              donationId={id}
+              currentEmail={donation.email}
+              hasPlan={detail.plan !== null}
+              donorKey={donation.donorKey}
+              receiptResendable={detail.receipt !== null && detail.receipt.voidedAt === null}
+              onCorrected={done} onClose={() => setDialog(undefined)} />
           )}
         </>
       )}

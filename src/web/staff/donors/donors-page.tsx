@@ -14,7 +14,7 @@ import { StaffLink } from '../components/staff-link';
 import { StaffPage } from '../components/staff-page';
 import { useStaffData } from '../components/use-staff-data';
 import { donorPagePath, STAFF_PAGES } from '../staff-paths';
-import { fetchDonors } from './donors-api';
+import { fetchDonors } from '../api/donors-api';
 import { EmptyResult } from '../components/empty-result';
 
 /** The sort keys in words. */

@@ -6,7 +6,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { describeError } from '../components/describe-error';
-import { resendStatement } from './donors-api';
+import { resendStatement } from '../api/donors-api';
 import { DialogError, DialogFooter } from '../components/dialog-footer';
 
 /** Props of {@link StatementDialog}: the donor, their address, the years with a statement, and what to do once sent or closed. */
