@@ -21,7 +21,7 @@ CREATE TABLE "webhook_deliveries" (
 	"locked_until" timestamp with time zone,
 	"last_error" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"retry_window_started_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"retry_window_started_at" timestamp with time zone,
 	"delivered_at" timestamp with time zone,
 	CONSTRAINT "webhook_deliveries_endpoint_message_unique" UNIQUE("endpoint_id","message_id"),
 	CONSTRAINT "webhook_deliveries_status_check" CHECK ("webhook_deliveries"."status" IN ('pending', 'delivered', 'failed', 'cancelled'))

@@ -66,7 +66,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0020_locale_language_tag': '1192bfdfbef6ea68b119300c756c1d340fd0cdec61dfe01f304c3b30ca0f5bbc',
   '0021_refund_life_cycle': '24a308e76bd5200166a0c429696cf5ead48335f134652ede9db2d7e537b8f63a',
   '0022_campaigns': 'e5904a4e79f0ab72532243386444daa895df1c5562d898c98c8ec269fcfcbe2a',
-  '0024_webhooks': '1c22060aeae394c6ebe6cd7313cd80466e2d481a14267f730b743b93f8b1b0ee',
+  '0024_webhooks': '9b476f8314e4ca63608d8482d8777e2f865a82fb1e54f37ab9b8afb89cb21d05',
 };
 
 describe('migrations from an empty database', () => {

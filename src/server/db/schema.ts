@@ -969,8 +969,8 @@ export const webhookDeliveries = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    /** Start of its three days of retries: when it was written, or when staff last asked to resend it. */
-    retryWindowStartedAt: timestamp('retry_window_started_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Start of its three days of retries (the relay's clock): its first failed try since written or resent; null before. */
+    retryWindowStartedAt: timestamp('retry_window_started_at', { withTimezone: true }),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
   (table) => [

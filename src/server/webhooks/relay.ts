@@ -18,7 +18,7 @@ import { checkTarget, isRefusal, type TargetPolicy } from './target';
  * (webhook_attempts) and settles it:
  * - 2xx: delivered;
  * - no answer (a timeout, a refused connection), 5xx or 429: retried with exponential backoff and jitter (5 s doubling
- *   to 1 hour) for three days from the delivery's window start, then failed;
+ *   to 1 hour) for three days from its first failed try (or from a resend), then failed;
  * - any other answer (4xx, 3xx: redirects are not followed) or a refused address: failed, not retried.
  * An endpoint whose tries have all failed for three days (`failing_since`) is paused, its waiting deliveries cancelled,
  * and every admin is e-mailed through the mail outbox, in one transaction.
@@ -170,12 +170,13 @@ async function deliverOne(deps: WebhookRelayDeps, row: WebhookDeliveryRow): Prom
       await settle({ status: 'failed', lastError: reason });
       return (await pauseFailingEndpoint(tx, { ...endpoint, failingSince })) ? 'paused' : 'failed';
     }
-    const tooOld = now.getTime() - row.retryWindowStartedAt.getTime() >= WEBHOOK_RETRY_WINDOW_MS;
+    const windowStart = row.retryWindowStartedAt ?? attemptedAt;
+    const tooOld = now.getTime() - windowStart.getTime() >= WEBHOOK_RETRY_WINDOW_MS;
     if (!retryable || tooOld) {
-      await settle({ status: 'failed', lastError: reason });
+      await settle({ status: 'failed', lastError: reason, retryWindowStartedAt: windowStart });
       return 'failed';
     }
-    await settle({ nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, deps.random)), lastError: reason });
+    await settle({ nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, deps.random)), lastError: reason, retryWindowStartedAt: windowStart });
     return 'retried';
   });
   deps.countOutcome?.(endpoint.id, outcome);

@@ -322,7 +322,7 @@ export const staffIntegrationRoutes: FastifyPluginAsyncZod<StaffIntegrationsOpti
         if (row.lockedUntil !== null && row.lockedUntil > now) return 'sending' as const;
         await tx
           .update(webhookDeliveries)
-          .set({ status: 'pending', nextAttemptAt: now, retryWindowStartedAt: now, lockedUntil: null })
+          .set({ status: 'pending', nextAttemptAt: now, retryWindowStartedAt: null, lockedUntil: null })
           .where(eq(webhookDeliveries.id, row.id));
         await recordStaffAction(tx, {
           staffMember: signedInMember(request),
