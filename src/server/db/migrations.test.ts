@@ -96,7 +96,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'campaigns', 'donation_refunds', 'donations', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'one_time_upgrades', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'campaigns', 'donation_refunds', 'donations', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'one_time_upgrades', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_attempts', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
