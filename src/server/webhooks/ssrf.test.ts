@@ -4,7 +4,7 @@ import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { signInStaffForTest, type StaffTestSession } from '../staff/testing/staff-session';
 import { createTestApp, type TestApp } from '../testing/test-app';
-import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import { startWebhookReceiver } from '../testing/webhook-receiver';
 import { checkTarget, type ResolvedAddress, type TargetPolicy } from './target';
 
 /**
