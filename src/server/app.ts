@@ -48,6 +48,10 @@ import { createTributeComposer, isTributeMailKind } from './tributes/compose';
 import { staffDashboardRoutes } from './staff/dashboard/routes';
 import { staffDonorRoutes } from './staff/donors/routes';
 import { staffMailRoutes } from './staff/mail/routes';
+import { staffIntegrationRoutes } from './staff/integrations/routes';
+import { isWebhookMailKind } from './webhooks/compose';
+import { registerWebhooks } from './webhooks/plugin';
+import type { ResolveHost } from './webhooks/target';
 
 /** Largest accepted request body, in bytes. A donation is well under 8 KiB even with a 1,000-character message. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -69,6 +73,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Where mail goes instead of the transport SMTP_URL / MAIL_DIR select (tests). */
   mailTransport?: MailTransport;
+  /** The resolver of webhook hosts instead of the system's (tests: a name that resolves to a private address; issue #38). */
+  webhookResolver?: ResolveHost;
 }
 
 /** The Fastify instance {@link buildApp} returns. */
@@ -80,7 +86,7 @@ export type App = FastifyInstance;
  * and main.ts calls `listen`. Resolves once every plugin is loaded (`ready`).
  * Throws if WEB_ROOT/index.html exists but cannot be read, or a plugin fails to load.
  */
-export async function buildApp({ config, db, databaseReadiness, gateway: untimedGateway, logger, clock, mailTransport }: BuildAppOptions): Promise<App> {
+export async function buildApp({ config, db, databaseReadiness, gateway: untimedGateway, logger, clock, mailTransport, webhookResolver }: BuildAppOptions): Promise<App> {
   const app: App = Fastify({
     // NOTE: typed as Fastify's base logger so the instance type stays the plain FastifyInstance.
     loggerInstance: (logger ?? createLogger(config)) as FastifyBaseLogger,
@@ -132,6 +138,14 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   await registerCsrfProtection(app, config);
   // Scheduled backups of the embedded database (issue #33): their runner, started once the server listens, and metric.
   const backups = registerBackups(app, { config, clock: clock ?? systemClock });
+  // Outgoing webhooks (issue #38): their relay, started once the server listens, their metrics and the admins' e-mail.
+  const webhooks = registerWebhooks(app, {
+    db,
+    settings: config.webhooks,
+    clock: clock ?? systemClock,
+    publicUrl: config.site.publicUrl,
+    resolve: webhookResolver,
+  });
   // Prometheus metrics at GET /metrics (issue #14), on this app's own registry. NOTE: every route below charges
   // through its timed gateway, and the card-testing defence counts its refusals into it.
   const metrics = await registerMetrics(app, {
@@ -139,7 +153,7 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     gateway: untimedGateway,
     clock: clock ?? systemClock,
     adminToken: config.adminToken,
-    registries: [backups.registry],
+    registries: [backups.registry, webhooks.registry],
   });
   const gateway = metrics.gateway;
   // Card-testing defence (OWASP OAT-001; issue #4): after CSRF, so its IP count sees only requests from the page.
@@ -191,7 +205,9 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   // The cards of dedicated gifts (issue #23, section 3).
   const tributeCards = createTributeComposer({ db, organization: config.organization });
   const compose: ComposeMail = (row) =>
-    isTributeMailKind(row.kind)
+    isWebhookMailKind(row.kind)
+      ? webhooks.compose(row)
+      : isTributeMailKind(row.kind)
       ? tributeCards(row)
       : row.kind === 'staff_digest'
       ? digest.compose(row)
@@ -231,6 +247,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   await app.register(staffMailRoutes, { db, clock: clock ?? systemClock });
   // The staff's campaigns (issue #34), after registerStaff too.
   await app.register(staffCampaignRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone, publicUrl: config.site.publicUrl });
+  // The admins' integrations: outgoing webhook endpoints (issue #38), after registerStaff too.
+  await app.register(staffIntegrationRoutes, { db, clock: clock ?? systemClock });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   // A campaign link's hero in the pre-rendered page's first HTML (issue #34, decision 0102), from the figures cache.

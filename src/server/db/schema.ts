@@ -348,8 +348,16 @@ export type StaffMailKind = (typeof STAFF_MAIL_KINDS)[number];
  */
 export const TRIBUTE_MAIL_KINDS = ['tribute_card'] as const;
 
+/**
+ * E-mail of outgoing webhooks (issue #38; decision 0106): to each admin, an endpoint paused after three days of failed
+ * deliveries, naming it by `webhook_endpoint_id`.
+ */
+export const WEBHOOK_MAIL_KINDS = ['webhook_endpoint_paused'] as const;
+/** One of {@link WEBHOOK_MAIL_KINDS}. */
+export type WebhookMailKind = (typeof WEBHOOK_MAIL_KINDS)[number];
+
 /** Every kind of e-mail: receipts', recurring plans', operations', the staff's ({@link STAFF_MAIL_KINDS}) and dedications'. */
-export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS, ...STAFF_MAIL_KINDS, ...TRIBUTE_MAIL_KINDS] as const;
+export const MAIL_KINDS = [...RECEIPT_MAIL_KINDS, ...RECURRING_MAIL_KINDS, ...OPERATIONS_MAIL_KINDS, ...STAFF_MAIL_KINDS, ...TRIBUTE_MAIL_KINDS, ...WEBHOOK_MAIL_KINDS] as const;
 /** One of {@link MAIL_KINDS}. */
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -393,6 +401,8 @@ export const mailOutbox = pgTable(
      * `manage_links` request. NULL: the message follows its gift's or plan's language (decision 0094).
      */
     locale: text('locale', { enum: LOCALES }),
+    /** The webhook endpoint a `webhook_endpoint_paused` message is about (issue #38). */
+    webhookEndpointId: uuid('webhook_endpoint_id').references((): AnyPgColumn => webhookEndpoints.id, { onDelete: 'cascade' }),
     status: text('status', { enum: MAIL_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
@@ -422,6 +432,7 @@ export const mailOutbox = pgTable(
       sql`(${table.kind} <> 'partial_refund' OR ${table.refundId} IS NOT NULL) AND (${table.kind} <> 'staff_digest' OR ${table.digestDate} IS NOT NULL)`,
     ),
     check('mail_outbox_staff_link_check', sql`${table.kind} NOT IN (${sqlList(STAFF_MAIL_KINDS)}) OR ${table.staffLinkId} IS NOT NULL`),
+    check('mail_outbox_webhook_check', sql`${table.kind} NOT IN (${sqlList(WEBHOOK_MAIL_KINDS)}) OR ${table.webhookEndpointId} IS NOT NULL`),
     check('mail_outbox_tribute_check', sql`${table.kind} NOT IN (${sqlList(TRIBUTE_MAIL_KINDS)}) OR ${table.donationId} IS NOT NULL`),
     check('mail_outbox_locale_check', isLanguageTag(table.locale)),
     index('mail_outbox_due_idx').on(table.status, table.nextAttemptAt),
@@ -996,3 +1007,110 @@ export const donorMerges = pgTable(
 
 /** A donor merge as Drizzle reads it. */
 export type DonorMergeRow = typeof donorMerges.$inferSelect;
+/** State of a webhook endpoint: `active` receives events; `paused` by an admin or after three days of failures receives none. */
+export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'paused'] as const;
+
+/**
+ * The charity's other systems that receive signed outgoing webhooks (issue #38, "/staff/integrations"; decision 0106):
+ * the URL (https://, or http:// outside production), the events it wants, whether the payload carries the donor's
+ * contact, its signing secret (`whsec_...`, Standard Webhooks) and the one before a rotation, which still signs until
+ * `previous_secret_expires_at` (24 hours). `failing_since` is the first failed try of the current run of failures:
+ * three days of it pause the endpoint (`paused_reason` `failing`).
+ * NOTE: secrets are kept as they are (HMAC keys must be known to sign); the page shows one once, at creation or rotation.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: text('event_types').array().notNull(),
+    includeContact: boolean('include_contact').notNull().default(true),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousSecretExpiresAt: timestamp('previous_secret_expires_at', { withTimezone: true }),
+    status: text('status', { enum: WEBHOOK_ENDPOINT_STATUSES }).notNull().default('active'),
+    /** Why it is paused: `staff` (an admin paused it) or `failing` (three days of failed deliveries). */
+    pausedReason: text('paused_reason'),
+    failingSince: timestamp('failing_since', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('webhook_endpoints_status_check', sql`${table.status} IN (${sqlList(WEBHOOK_ENDPOINT_STATUSES)})`),
+    check('webhook_endpoints_secret_check', sql`${table.secret} LIKE 'whsec_%'`),
+  ],
+);
+
+/** A webhook endpoint row as Drizzle reads it. */
+export type WebhookEndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/**
+ * State of a webhook delivery: `pending` until a receiver answers 2xx (`delivered`), `failed` after a 4xx other than
+ * 429 or after three days of retries, `cancelled` when its endpoint was paused for failing.
+ */
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'cancelled'] as const;
+
+/**
+ * The webhook outbox (issue #38; decision 0106): one row per (event, endpoint), written by recordWebhookEvent in the
+ * transaction of the event's change, so a committed event is never lost and a rolled-back one never sent. `message_id`
+ * is the Standard Webhooks `webhook-id`, the same on every try and resend. `body` is the exact JSON sent (the event as
+ * it was at its change, with or without the donor's contact as the endpoint asked), signed at each try.
+ * `locked_until` is the lease of the relay that claimed it (FOR UPDATE SKIP LOCKED), as the mail outbox's.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    messageId: text('message_id').notNull(),
+    eventType: text('event_type').notNull(),
+    body: text('body').notNull(),
+    status: text('status', { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Start of its three days of retries (the relay's clock): its first failed try since written or resent; null before. */
+    retryWindowStartedAt: timestamp('retry_window_started_at', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (table) => [
+    unique('webhook_deliveries_endpoint_message_unique').on(table.endpointId, table.messageId),
+    check('webhook_deliveries_status_check', sql`${table.status} IN (${sqlList(WEBHOOK_DELIVERY_STATUSES)})`),
+    index('webhook_deliveries_due_idx').on(table.status, table.nextAttemptAt),
+    index('webhook_deliveries_endpoint_idx').on(table.endpointId, table.createdAt),
+  ],
+);
+
+/** A webhook delivery row as Drizzle reads it. */
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+/**
+ * The delivery log (issue #38: "each try's time, status, latency and the start of the answer, kept 30 days"): one row
+ * per try of a delivery. `status_code` is NULL when no answer came (`error` says why: timeout, refused address...).
+ */
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull(),
+    statusCode: integer('status_code'),
+    latencyMs: integer('latency_ms').notNull(),
+    responseStart: text('response_start').notNull().default(''),
+    error: text('error'),
+  },
+  (table) => [index('webhook_attempts_endpoint_idx').on(table.endpointId, table.attemptedAt)],
+);
+
+/** A delivery log row as Drizzle reads it. */
+export type WebhookAttemptRow = typeof webhookAttempts.$inferSelect;

@@ -176,8 +176,8 @@ describe('GET /api/openapi.json', () => {
     expect(unresolvedRefs(document)).toEqual([]);
     // fastify-type-provider-zod's input twins of the error shapes are not used by any route.
     expect(components?.schemas).not.toHaveProperty('ApiErrorInput');
-    // No webhook in test-gateway mode, so no Stripe signature scheme.
-    expect(Object.keys(components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'csrfToken', 'staffSession']);
+    // No webhook in test-gateway mode, so no Stripe signature scheme; the outgoing webhooks' signature (issue #38) is always there.
+    expect(Object.keys(components?.securitySchemes ?? {}).sort()).toEqual(['adminToken', 'csrfToken', 'staffSession', 'standardWebhooksSignature']);
   });
 
   it('declares 4xx answers on every operation that takes input or credentials: 400, 401/403 where it needs them, 404 where its path names a record', async () => {

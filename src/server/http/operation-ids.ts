@@ -92,4 +92,13 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/staff/campaigns/:id': 'getStaffCampaign',
   'PUT /api/staff/campaigns/:id': 'changeStaffCampaign',
   'POST /api/staff/campaigns/:id/supporters/:donationId/hide': 'hideStaffCampaignSupporter',
+  // The staff back office: integrations (outgoing webhooks, issue #38).
+  'GET /api/staff/integrations': 'listStaffWebhookEndpoints',
+  'POST /api/staff/integrations': 'createStaffWebhookEndpoint',
+  'POST /api/staff/integrations/:id/rotate': 'rotateStaffWebhookSecret',
+  'POST /api/staff/integrations/:id/pause': 'pauseStaffWebhookEndpoint',
+  'POST /api/staff/integrations/:id/resume': 'resumeStaffWebhookEndpoint',
+  'POST /api/staff/integrations/:id/test': 'sendStaffWebhookTest',
+  'GET /api/staff/integrations/:id/deliveries': 'listStaffWebhookDeliveries',
+  'POST /api/staff/integrations/:id/deliveries/:deliveryId/resend': 'resendStaffWebhookDelivery',
 };

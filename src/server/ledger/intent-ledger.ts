@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { donations, webhookEvents, type DonationStatus } from '../db/schema';
+import { donations, webhookEvents, type DonationRefundRow, type DonationStatus } from '../db/schema';
 import { voidReceipt } from './receipt-entries';
 import { cancelTributeCard } from './tribute-entries';
 import { createPendingDonation, type PendingDonation } from './repository';
+import { recordDonationEvent } from '../webhooks/record';
+import { refundOfEvent } from './refund-event';
 
 /**
  * The ledger's side of payment intents (spec section 7; issue #11): a donation made through
@@ -78,10 +80,18 @@ export async function findOrCreateIntentDonation(
  * refund that arrives before the success still leaves it refunded), all of its amount refunded (`refunded_cents`;
  * issue #14), keeping the charge's id, and voids its receipt with a notice to the donor (issue #12: "a refund voids
  * the receipt and sends a notice"), and cancels a dedicated gift's card not yet sent (issue #23; cancelTributeCard), in `db`, the caller's transaction. Used by the webhook (a refund made in Stripe's
- * Dashboard) and by an operator's refund of what was left (admin/refund.ts). Resolves with whether it moved (false
- * when it was refunded already, failed, or unknown).
+ * Dashboard) and by an operator's refund of what was left (admin/refund.ts). Records the `donation.refunded` webhook
+ * event (issue #38) with `refund` (the settled refund that completed it, from refund-ledger.ts) or, without one, what
+ * was left to refund. Resolves with whether it moved (false when it was refunded already, failed, or unknown).
  */
-export async function markDonationRefunded(db: Database, donationId: string, transactionId: string): Promise<boolean> {
+export async function markDonationRefunded(
+  db: Database,
+  donationId: string,
+  transactionId: string,
+  refund?: Pick<DonationRefundRow, 'id' | 'amountCents'>,
+): Promise<boolean> {
+  // NOTE: what was refunded before, for the webhook event of a full refund the gateway reported without a refund row.
+  const [before] = refund ? [] : await db.select({ refundedCents: donations.refundedCents }).from(donations).where(eq(donations.id, donationId));
   const moved = await db
     .update(donations)
     .set({
@@ -95,6 +105,10 @@ export async function markDonationRefunded(db: Database, donationId: string, tra
   if (moved.length !== 1) return false;
   await voidReceipt(db, donationId);
   await cancelTributeCard(db, donationId);
+  // Issue #38: the full refund is told to the charity's other systems in the same transaction (decision 0106).
+  const [after] = await db.select({ amountCents: donations.amountCents }).from(donations).where(eq(donations.id, donationId));
+  const ofEvent = refund ?? { id: null, amountCents: (after?.amountCents ?? 0) - (before?.refundedCents ?? 0) };
+  await recordDonationEvent(db, 'donation.refunded', donationId, { refund: refundOfEvent(ofEvent, true) });
   return true;
 }
 
@@ -113,7 +127,10 @@ export async function markDonationDisputed(db: Database, donationId: string, tra
     })
     .where(and(eq(donations.id, donationId), inArray(donations.status, ['pending', 'succeeded', 'disputed'])))
     .returning({ id: donations.id });
-  return moved.length === 1;
+  if (moved.length !== 1) return false;
+  // Issue #38: a dispute opened (or its status changed) is told to the charity's other systems.
+  await recordDonationEvent(db, 'donation.disputed', donationId, { disputeStatus });
+  return true;
 }
 
 /**
@@ -126,7 +143,9 @@ export async function closeDonationDispute(db: Database, donationId: string, dis
     .set({ status: disputeStatus === 'won' ? 'succeeded' : 'disputed', disputeStatus, updatedAt: sql`now()` })
     .where(and(eq(donations.id, donationId), eq(donations.status, 'disputed')))
     .returning({ id: donations.id });
-  return moved.length === 1;
+  if (moved.length !== 1) return false;
+  await recordDonationEvent(db, 'donation.disputed', donationId, { disputeStatus });
+  return true;
 }
 
 /**

@@ -4,6 +4,8 @@ import { adminAuditLog, donationRefunds, donations, type DonationRefundRow, type
 import { markDonationRefunded } from './intent-ledger';
 import { keptAmountCents } from './kept-amount';
 import { enqueuePartialRefundNotice } from './receipt-entries';
+import { recordDonationEvent } from '../webhooks/record';
+import { refundOfEvent } from './refund-event';
 
 /**
  * The ledger's side of refunds (issue #14; decision 0058; issue #32, decision 0095): a refund asked of the gateway is
@@ -38,7 +40,8 @@ export interface RefundedDonation {
  * Moves the donation of `refund`, a refund just settled `succeeded`, in `tx`: adds its amount to
  * `donations.refunded_cents`; when nothing is left, the donation moves to `refunded` and its receipt is voided with the
  * void notice (markDonationRefunded, as a full refund from the webhook); otherwise the gift stands for the rest and the
- * partial refund's notice is queued (enqueuePartialRefundNotice). Throws when the amount is more than what is left
+ * partial refund's notice is queued (enqueuePartialRefundNotice); either way the `donation.refunded` webhook event is
+ * recorded (issue #38). Throws when the amount is more than what is left
  * (donations_refunded_cents_check).
  */
 async function countRefund(tx: Database, refund: Pick<DonationRefundRow, 'id' | 'donationId' | 'amountCents'>): Promise<void> {
@@ -49,9 +52,11 @@ async function countRefund(tx: Database, refund: Pick<DonationRefundRow, 'id' | 
     .returning({ amountCents: donations.amountCents, refundedCents: donations.refundedCents, transactionId: donations.gatewayTransactionId });
   if (!donation) throw new Error(`Donation ${refund.donationId} does not exist`);
   if (donation.refundedCents === donation.amountCents) {
-    await markDonationRefunded(tx, refund.donationId, donation.transactionId ?? '');
+    await markDonationRefunded(tx, refund.donationId, donation.transactionId ?? '', refund);
   } else {
     await enqueuePartialRefundNotice(tx, refund);
+    // Issue #38: a partial refund is told to the charity's other systems at its settlement, in its transaction.
+    await recordDonationEvent(tx, 'donation.refunded', refund.donationId, { refund: refundOfEvent(refund, false) });
   }
 }
 

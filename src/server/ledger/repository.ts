@@ -10,6 +10,7 @@ import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } 
 import { issueReceipt } from './receipt-entries';
 import { enqueueTributeCard, tributeColumns } from './tribute-entries';
 import { liveCampaignSlugSql } from './campaign-entries';
+import { recordDonationEvent } from '../webhooks/record';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -244,6 +245,8 @@ export async function markDonationSucceeded(
     );
     const receiptNumber = await issueReceipt(tx, donationId);
     await enqueueTributeCard(tx, donationId);
+    // Issue #38: the charity's other systems hear of the gift in the same transaction (decision 0106).
+    await recordDonationEvent(tx, 'donation.succeeded', donationId, {});
     return { receiptNumber };
   });
 }

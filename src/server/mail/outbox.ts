@@ -30,6 +30,8 @@ export interface OutboxMessage {
   staffLinkId?: string;
   /** The language the donor asked in (issue #24: a `receipt_links` or `manage_links` request); else the gift's. */
   locale?: Locale;
+  /** The webhook endpoint a `webhook_endpoint_paused` message is about (issue #38). */
+  webhookEndpointId?: string;
   /** When the message is due: at once (the database's now) unless said; later for one that waits (decision 0097b). */
   dueAt?: Date;
 }
@@ -52,6 +54,7 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
       digestDate: message.digestDate ?? null,
       staffLinkId: message.staffLinkId ?? null,
       locale: message.locale ?? null,
+      webhookEndpointId: message.webhookEndpointId ?? null,
       ...(message.dueAt === undefined ? {} : { nextAttemptAt: message.dueAt }),
     })
     .onConflictDoNothing()

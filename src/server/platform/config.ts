@@ -120,6 +120,26 @@ const retryDaysVar = z
 const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
 /** Shortest accepted ADMIN_TOKEN, in characters (DESIGN.md, "Operator actions"). */
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** How long one webhook delivery may take before it counts as a timeout (WEBHOOK_TIMEOUT_MS default), in ms: issue #38's 10 s. */
+export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
+/** How often the webhook relay looks for deliveries due (WEBHOOK_POLL_INTERVAL_MS default), in ms. */
+export const DEFAULT_WEBHOOK_POLL_INTERVAL_MS = 1_000;
+
+/** Outgoing webhooks' settings (issue #38; decision 0106). */
+export interface WebhookSettings {
+  /**
+   * Tests only (WEBHOOKS_ALLOW_PRIVATE_TARGETS=on; refused when NODE_ENV=production): endpoints on loopback and private
+   * addresses are allowed, so a test's receiver on 127.0.0.1 gets deliveries.
+   */
+  allowPrivateTargets: boolean;
+  /** Whether an endpoint may be `http://` (outside production only; issue #38). */
+  allowHttp: boolean;
+  /** How long one delivery may take, in ms (WEBHOOK_TIMEOUT_MS, default 10,000). */
+  timeoutMs: number;
+  /** How often the relay looks for deliveries due, in ms (WEBHOOK_POLL_INTERVAL_MS, default 1,000). */
+  pollIntervalMs: number;
+}
+
 /** How often the mail relay looks for messages due (MAIL_POLL_INTERVAL_MS default), in ms; well under issue #12's 10 s. */
 export const DEFAULT_MAIL_POLL_INTERVAL_MS = 1_000;
 /** The organisation named on receipts when ORG_LEGAL_NAME is unset. */
@@ -247,6 +267,10 @@ const EnvSchema = z.object({
   FEE_COVERAGE: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE),
   FEE_COVERAGE_PERCENT: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE_PERCENT),
   FEE_COVERAGE_FIXED_CENTS: optionalVar(CAMPAIGN_FEE_VARS.FEE_COVERAGE_FIXED_CENTS),
+  // Outgoing webhooks (issue #38; decision 0106).
+  WEBHOOKS_ALLOW_PRIVATE_TARGETS: optionalVar(z.enum(['on', 'off'], { error: 'must be on or off' })),
+  WEBHOOK_TIMEOUT_MS: optionalVar(durationMsVar),
+  WEBHOOK_POLL_INTERVAL_MS: optionalVar(durationMsVar),
   // NOTE: the characters a bearer token can carry in an Authorization header (printable ASCII, no space): any other
   // token could never be sent, and every operator request would be refused.
   ADMIN_TOKEN: optionalVar(
@@ -319,6 +343,8 @@ export interface ServerConfig {
   cardTesting: CardTestingSettings;
   /** Outgoing mail (SMTP_URL, MAIL_FROM, MAIL_DIR, MAIL_POLL_INTERVAL_MS; issue #12). */
   mail: MailSettings;
+  /** Outgoing webhooks (WEBHOOKS_ALLOW_PRIVATE_TARGETS, WEBHOOK_TIMEOUT_MS, WEBHOOK_POLL_INTERVAL_MS; issue #38). */
+  webhooks: WebhookSettings;
   /** The organisation named on receipts (ORG_LEGAL_NAME, ORG_ADDRESS, ORG_TAX_ID, RECEIPT_TAX_STATEMENT; issue #12). */
   organization: OrganizationProfile;
   /** The billing runner of recurring gifts (BILLING_INTERVAL_MS, DUNNING_RETRY_DAYS; issue #13). */
@@ -436,6 +462,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     // Load tests and benchmarks only: a production site without them is open to card testing (issue #4).
     throw new Error('Invalid configuration: RATE_LIMITS=off is refused when NODE_ENV=production');
   }
+  if (isProduction && vars.WEBHOOKS_ALLOW_PRIVATE_TARGETS === 'on') {
+    // Tests only: a production site must never deliver webhooks into its own network (issue #38, SSRF; OWASP SSRF cheat sheet).
+    throw new Error('Invalid configuration: WEBHOOKS_ALLOW_PRIVATE_TARGETS=on is refused when NODE_ENV=production');
+  }
   if (isProduction && vars.REFUND_SETTLE_PAUSE === 'on') {
     // A process test's fault point: a production site would never settle a refund (issue #32).
     throw new Error('Invalid configuration: REFUND_SETTLE_PAUSE=on is refused when NODE_ENV=production');
@@ -491,6 +521,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
         vars.MAIL_DIR ?? (dataDir === IN_MEMORY_DATA_DIR ? path.join(tmpdir(), 'reef-donations-mail') : path.join(dataDir, 'mail')),
       ),
       pollIntervalMs: vars.MAIL_POLL_INTERVAL_MS ?? DEFAULT_MAIL_POLL_INTERVAL_MS,
+    },
+    webhooks: {
+      allowPrivateTargets: vars.WEBHOOKS_ALLOW_PRIVATE_TARGETS === 'on',
+      allowHttp: !isProduction,
+      timeoutMs: vars.WEBHOOK_TIMEOUT_MS ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+      pollIntervalMs: vars.WEBHOOK_POLL_INTERVAL_MS ?? DEFAULT_WEBHOOK_POLL_INTERVAL_MS,
     },
     organization: {
       legalName: vars.ORG_LEGAL_NAME ?? DEFAULT_ORG_LEGAL_NAME,

@@ -5,6 +5,7 @@ import { donations, recurringPlans, type RecurringPlanRow, type RecurringPlanSta
 import { liveCampaignSlugSql } from '../ledger/campaign-entries';
 import type { SavedPaymentMethod } from '../payments/gateway';
 import { chargeDate, firstPeriodOnOrAfter, isRecurringFrequency, startOfDay, type IsoDate } from './calendar';
+import { recordPlanEvent } from '../webhooks/record';
 
 /**
  * Reads and writes recurring plans (issue #13). Money is integer cents. The donor of a plan is the donor of its
@@ -83,6 +84,8 @@ export async function createPlanForFirstDonation(db: Database, plan: NewPlan): P
     .update(donations)
     .set({ recurringPlanId: created.id, recurringPeriod: 0, recurringAttempt: 1 })
     .where(eq(donations.id, donation.id));
+  // Issue #38: the new plan is told to the charity's other systems in the transaction that starts it.
+  await recordPlanEvent(db, 'plan.created', created.id, {});
   return created;
 }
 

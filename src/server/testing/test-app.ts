@@ -19,6 +19,7 @@ import { createTestGateway } from '../payments/test-gateway';
 import { withGatewayTimeout } from '../payments/with-timeout';
 import { clearLedger } from './clear-ledger';
 import { openTestDatabase } from './test-database';
+import type { ResolveHost } from '../webhooks/target';
 
 /**
  * Builds the real app on a real, isolated database for API tests (fastify/demo's `test/helper.ts`,
@@ -112,6 +113,8 @@ export interface TestAppOptions {
   database?: (handle: DatabaseHandle) => Database;
   /** The clock of the app's runners and receipt links (e.g. a manualClock); the machine's by default. */
   clock?: Clock;
+  /** The resolver of webhook hosts (issue #38: a name that resolves to a private address); the system's by default. */
+  webhookResolver?: ResolveHost;
 }
 
 /** Reads `name=value` of each Set-Cookie header, as a browser would store it. */
@@ -166,7 +169,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let app: App;
   try {
     const db = options.database ? options.database(database) : database.db;
-    app = await buildApp({ config, db, gateway, logger: options.logger, clock: options.clock });
+    app = await buildApp({ config, db, gateway, logger: options.logger, clock: options.clock, webhookResolver: options.webhookResolver });
   } catch (error) {
     await database.close();
     await rm(webRoot, { recursive: true, force: true });

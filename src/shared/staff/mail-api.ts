@@ -28,6 +28,7 @@ export const STAFF_MAIL_KIND_LABELS = {
   staff_invitation: 'Staff invitation',
   staff_sign_in_link: 'Staff sign-in link',
   tribute_card: 'Dedication card',
+  webhook_endpoint_paused: 'Webhook endpoint paused notice',
 } as const satisfies Record<string, string>;
 /** The kinds of {@link STAFF_MAIL_KIND_LABELS}. */
 export const STAFF_MAIL_KINDS = Object.keys(STAFF_MAIL_KIND_LABELS) as [keyof typeof STAFF_MAIL_KIND_LABELS, ...(keyof typeof STAFF_MAIL_KIND_LABELS)[]];

@@ -57,6 +57,14 @@ export const STAFF_API = {
   campaign: '/api/staff/campaigns/:id',
   /** Issue #34: hide a supporter of a campaign's list (`:donationId` the gift's). */
   campaignSupporterHide: '/api/staff/campaigns/:id/supporters/:donationId/hide',
+  /** Issue #38: outgoing webhook endpoints (list, add), and an endpoint's rotate, pause, resume, test and delivery log. */
+  integrations: '/api/staff/integrations',
+  integrationRotate: '/api/staff/integrations/:id/rotate',
+  integrationPause: '/api/staff/integrations/:id/pause',
+  integrationResume: '/api/staff/integrations/:id/resume',
+  integrationTest: '/api/staff/integrations/:id/test',
+  integrationDeliveries: '/api/staff/integrations/:id/deliveries',
+  integrationResend: '/api/staff/integrations/:id/deliveries/:deliveryId/resend',
 } as const;
 
 /** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */
@@ -76,6 +84,8 @@ export const STAFF_PAGES = {
   mail: '/staff/mail',
   /** Issue #34: campaigns, and a campaign's page (`/staff/campaigns/<id>`). */
   campaigns: '/staff/campaigns',
+  /** Issue #38: outgoing webhook endpoints (admin only). */
+  integrations: '/staff/integrations',
 } as const;
 
 /** `pattern` (a {@link STAFF_API} path) with its `:id` filled with `id` (URI-encoded). */

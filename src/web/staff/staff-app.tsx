@@ -9,6 +9,7 @@ import { DonationsPage } from './donations/donations-page';
 import { DonorPage } from './donors/donor-page';
 import { DonorsPage } from './donors/donors-page';
 import { EnrollPage } from './identity/enroll/enroll-page';
+import { IntegrationsPage } from './integrations/integrations-page';
 import { MailPage } from './mail/mail-page';
 import { StaffLayout } from './identity/layout/staff-layout';
 import { PublicFrame } from './identity/layout/public-frame';
@@ -49,6 +50,7 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.campaign)} element={<StaffLayout><CampaignPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.audit)} element={<StaffLayout><AuditPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.team)} element={<StaffLayout><TeamPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.integrations)} element={<StaffLayout><IntegrationsPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.passkeys)} element={<StaffLayout><PasskeysPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.plans)} element={<StaffLayout><PlansPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.plan)} element={<StaffLayout><PlanPage /></StaffLayout>} />

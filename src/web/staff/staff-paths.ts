@@ -24,6 +24,8 @@ export const STAFF_PAGES = {
   mail: SHARED_STAFF_PAGES.mail,
   campaigns: SHARED_STAFF_PAGES.campaigns,
   campaign: `${SHARED_STAFF_PAGES.campaigns}/:id`,
+  /** Issue #38: outgoing webhook endpoints (admin). */
+  integrations: SHARED_STAFF_PAGES.integrations,
   /** The signed-in member's passkeys: list, add, remove. */
   passkeys: `${SHARED_STAFF_PAGES.root}/passkeys`,
 } as const;

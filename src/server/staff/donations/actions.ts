@@ -2,6 +2,7 @@ import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { donationRefunds, donations, mailOutbox, receipts, recurringPlans } from '../../db/schema';
 import { enqueueReceiptResend } from '../../ledger/receipt-entries';
+import { recordDonationEvent } from '../../webhooks/record';
 import { recordStaffAction, type StaffActor } from '../identity/audit-record';
 import { DONATION_AUDIT_ACTIONS, DONATION_SUBJECT } from '../shared/donation-audit';
 
@@ -60,7 +61,8 @@ export type EmailCorrectionOutcome =
  *   gift's address (recurring/plans.ts planDonorEmail) and each renewal copies it, so that row changes too;
  * - messages still waiting in the outbox (queued or retrying) about the donation, its refunds or its plan go to the new
  *   address: a receipt retried against a mistyped address reaches the right one;
- * - with `resend`, the receipt is queued again to the new address (when it has one that is not void).
+ * - with `resend`, the receipt is queued again to the new address (when it has one that is not void);
+ * - the `donor.email_corrected` webhook event is recorded (issue #38).
  * Resolves with the outcome; writes nothing when the donation does not exist. Rejects when the database fails.
  */
 export async function correctDonorEmail(
@@ -110,6 +112,8 @@ export async function correctDonorEmail(
         receiptResent: queued !== undefined,
       },
     });
+    // Issue #38: the charity's other systems (a CRM, a mailing list) hear of the corrected address in the same transaction.
+    await recordDonationEvent(tx, 'donor.email_corrected', donationId, { previousEmail: donation.email });
     return { kind: 'corrected', previousEmail: donation.email, planUpdated, receiptQueued: queued !== undefined };
   });
 }

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { donations, donorNotes, donorTotals, mailOutbox, receipts } from '../../db/schema';
 import { enqueueReceiptResend } from '../../ledger/receipt-entries';
+import { recordDonationEvent } from '../../webhooks/record';
 import { recordStaffAction, type StaffActor } from '../identity/audit-record';
 import { donorKeyOf } from '../shared/donor-key';
 import { DONOR_AUDIT_ACTIONS, DONOR_SUBJECT } from '../../../shared/staff/audit-actions';
@@ -39,8 +40,8 @@ export interface DonorEmailCorrection {
 /**
  * THE place where a donor-wide correction commits (issue #36, part 6): called once in the correction's transaction
  * `tx`, after every row changed, with what changed. It writes the audit entry (action `donor.email_corrected`, the donor
- * as subject under the new key; every row id and the old address in its details). NOTE for the lead: the outgoing
- * webhook's `donor.email_corrected` event is written here, in `tx`, beside the audit entry.
+ * as subject under the new key; every row id and the old address in its details) and, for every gift changed, the
+ * outgoing webhook's `donor.email_corrected` event (issue #38; the same event the per-gift correction records), in `tx`.
  */
 export async function commitDonorEmailCorrection(tx: Database, correction: DonorEmailCorrection, actor: StaffActor): Promise<void> {
   await recordStaffAction(tx, {
@@ -50,6 +51,9 @@ export async function commitDonorEmailCorrection(tx: Database, correction: Donor
     subjectId: correction.donorKey,
     details: { ...correction },
   });
+  for (const donationId of correction.donationIds) {
+    await recordDonationEvent(tx, 'donor.email_corrected', donationId, { previousEmail: correction.previousEmail });
+  }
 }
 
 /**

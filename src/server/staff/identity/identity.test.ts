@@ -88,7 +88,7 @@ describe('the operator invites a staff member', () => {
     const token = await mailedToken('Marisol@Reef.example.org', 'enroll');
     const mail = smtp.received[0];
     expect(mail?.subject).toMatch(/invited to the .* donations back office/);
-    expect(mail?.text).toContain('Your role is admin: you can do all that finance does, manage the team and read the audit log.');
+    expect(mail?.text).toContain('Your role is admin: you can do all that finance does, manage the team, read the audit log and connect other systems by webhooks.');
     expect(mail?.text).toContain('The link works once, for 72 hours.');
     // Only the token's hash is stored.
     expect(JSON.stringify(await t.db.select().from(mailOutbox))).not.toContain(token);

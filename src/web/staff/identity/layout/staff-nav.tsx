@@ -15,6 +15,7 @@ const NAV_ITEMS: { label: string; to: string; right?: StaffRight }[] = [
   { label: 'Mail', to: STAFF_PAGES.mail },
   { label: 'Audit', to: STAFF_PAGES.audit, right: 'audit' },
   { label: 'Team', to: STAFF_PAGES.team, right: 'team' },
+  { label: 'Integrations', to: STAFF_PAGES.integrations, right: 'integrations' },
   { label: 'Passkeys', to: STAFF_PAGES.passkeys },
 ];
 
