@@ -42,6 +42,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/admin/donations.csv': 'exportDonations',
   'POST /api/admin/donations/:id/refund': 'refundDonation',
   'POST /api/admin/statements/run': 'runYearEndStatements',
+  'POST /api/admin/offline-gifts': 'recordOfflineGift',
   // The staff back office: identity.
   'GET /api/staff/session': 'getStaffSession',
   'POST /api/staff/enroll/options': 'startStaffEnrollment',
@@ -84,4 +85,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/staff/campaigns': 'createStaffCampaign',
   'GET /api/staff/campaigns/:id': 'getStaffCampaign',
   'PUT /api/staff/campaigns/:id': 'changeStaffCampaign',
+  // The staff back office: gifts received outside the site (issue #37).
+  'POST /api/staff/offline-gifts': 'recordStaffOfflineGift',
+  'POST /api/staff/offline-gifts/:id/void': 'voidStaffOfflineGift',
+  'POST /api/staff/offline-gifts/import': 'importStaffOfflineGifts',
+  'GET /api/staff/offline-gifts/template.csv': 'getStaffOfflineGiftsTemplate',
 };

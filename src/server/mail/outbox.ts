@@ -60,6 +60,24 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
 }
 
 /**
+ * Writes `messages` `pending` and due at once, in `db` (the transaction of the change they report), one insert per 1,000
+ * (a CSV import's receipts; issue #37), skipping any whose dedupe key (or kind and donation) exists already, as
+ * {@link enqueueMail}. Resolves with how many were written.
+ */
+export async function enqueueMails(db: Database, messages: readonly Pick<OutboxMessage, 'kind' | 'dedupeKey' | 'recipient' | 'donationId'>[]): Promise<number> {
+  let written = 0;
+  for (let start = 0; start < messages.length; start += 1000) {
+    const rows = await db
+      .insert(mailOutbox)
+      .values(messages.slice(start, start + 1000).map((message) => ({ kind: message.kind, dedupeKey: message.dedupeKey, recipient: message.recipient, donationId: message.donationId ?? null })))
+      .onConflictDoNothing()
+      .returning({ id: mailOutbox.id });
+    written += rows.length;
+  }
+  return written;
+}
+
+/**
  * Claims up to `limit` messages due at `now` (pending, `next_attempt_at <= now`, no live lease), oldest due first,
  * in ONE statement: the rows are chosen `FOR UPDATE SKIP LOCKED` (so relays of several processes never claim the
  * same row), get a lease until `now + leaseMs` and one more attempt. Returns the claimed rows.

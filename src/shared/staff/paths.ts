@@ -50,6 +50,11 @@ export const STAFF_API = {
   /** Issue #34: campaigns (list, create), a campaign (page, edit). */
   campaigns: '/api/staff/campaigns',
   campaign: '/api/staff/campaigns/:id',
+  /** Issue #37: gifts received outside the site: record one, void one, check or record a CSV, the CSV's template. */
+  offlineGifts: '/api/staff/offline-gifts',
+  offlineGiftVoid: '/api/staff/offline-gifts/:id/void',
+  offlineGiftsImport: '/api/staff/offline-gifts/import',
+  offlineGiftsTemplate: '/api/staff/offline-gifts/template.csv',
 } as const;
 
 /** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */
@@ -69,6 +74,8 @@ export const STAFF_PAGES = {
   mail: '/staff/mail',
   /** Issue #34: campaigns, and a campaign's page (`/staff/campaigns/<id>`). */
   campaigns: '/staff/campaigns',
+  /** Issue #37: record a gift received outside the site, or import a CSV of them. */
+  newDonation: '/staff/donations/new',
 } as const;
 
 /** `pattern` (a {@link STAFF_API} path) with its `:id` filled with `id` (URI-encoded). */

@@ -10,6 +10,7 @@ import { DonorPage } from './donors/donor-page';
 import { DonorsPage } from './donors/donors-page';
 import { EnrollPage } from './enroll/enroll-page';
 import { MailPage } from './mail/mail-page';
+import { NewDonationPage } from './offline-gifts/new-donation-page';
 import { StaffLayout } from './layout/staff-layout';
 import { PublicFrame } from './layout/public-frame';
 import { PasskeysPage } from './passkeys/passkeys-page';
@@ -41,6 +42,7 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.signInLink)} element={<PublicFrame><SignInLinkPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.enroll)} element={<PublicFrame><EnrollPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.donations)} element={<StaffLayout><DonationsPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.newDonation)} element={<StaffLayout><NewDonationPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donation)} element={<StaffLayout><DonationPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donors)} element={<StaffLayout><DonorsPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donor)} element={<StaffLayout><DonorPage /></StaffLayout>} />

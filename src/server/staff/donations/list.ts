@@ -1,5 +1,6 @@
 import { asc, desc, eq, inArray } from 'drizzle-orm';
 import type { StaffDonationListAnswer, StaffDonationListQuery, StaffDonationRow, StaffDonationTotals } from '../../../shared/staff/donations-api';
+import { shownEmail } from '../../../shared/offline-gifts';
 import type { Database } from '../../db/client';
 import { donations, receipts } from '../../db/schema';
 import { filterCondition } from './filters';
@@ -31,6 +32,7 @@ const rowColumns = {
   refundedCents: donations.refundedCents,
   campaign: donations.campaign,
   feeCoveredCents: donations.feeCoveredCents,
+  paymentMethod: donations.paymentMethod,
 };
 
 /** A row as selected by {@link rowColumns}. */
@@ -38,7 +40,9 @@ type SelectedRow = { [K in keyof typeof rowColumns]: unknown } & { createdAt: Da
 
 /** A selected row in the answer's shape (ISO dates, `mode` from `is_test_payment`). */
 export function toListRow({ isTestPayment, createdAt, ...row }: SelectedRow): StaffDonationRow {
-  return { ...(row as Omit<StaffDonationRow, 'createdAt' | 'mode'>), createdAt: createdAt.toISOString(), mode: isTestPayment ? 'test' : 'live' };
+  const listed = row as Omit<StaffDonationRow, 'createdAt' | 'mode'>;
+  // A donor without an e-mail (issue #37) shows none: her stand-in address is never shown.
+  return { ...listed, email: shownEmail(listed.email), createdAt: createdAt.toISOString(), mode: isTestPayment ? 'test' : 'live' };
 }
 
 

@@ -1,0 +1,199 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { NO_EMAIL_DOMAIN, type OfflineGiftRequest, type OfflineGiftSource } from '../../shared/offline-gifts';
+import { canonicalJson } from '../idempotency/idempotency-key';
+import type { Database } from '../db/client';
+import { campaigns, donations, offlineGifts, receipts, type NewDonationRow } from '../db/schema';
+import { issueReceipts } from '../ledger/receipt-entries';
+import { tributeColumns } from '../ledger/tribute-entries';
+
+/**
+ * The one way a gift received outside the site is recorded (issue #37; decision 0112), whoever asks: a staff member on
+ * the page, an operator's script (POST /api/admin/offline-gifts) or a CSV import. Each gift becomes a donation like the
+ * site's (written `pending`, then `succeeded` in the same transaction, as the database's life-cycle triggers require),
+ * with its method, its details in offline_gifts and the next receipt number. Amounts are integer cents.
+ */
+
+/** A gift to record: the validated request, the key that makes it once-only, and the fingerprint of what it says. */
+export interface OfflineGiftEntry {
+  request: OfflineGiftRequest;
+  /** `page:<Idempotency-Key>`, `admin:<Idempotency-Key>` or `csv:<row hash>:<occurrence>` (offline_gifts.entry_key). */
+  entryKey: string;
+  fingerprint: string;
+}
+
+/** A gift recorded: its donation, its receipt number and whether its receipt was queued to the donor. */
+export interface RecordedOfflineGift {
+  donationId: string;
+  receiptNumber: string;
+  receiptEmailed: boolean;
+}
+
+/**
+ * The address that stands for a donor without an e-mail (decision 0112): `donor-<first 32 hex digits of the SHA-256 of
+ * her name, trimmed and lower-cased>@no-email.invalid`, so her name identifies her (the CSV's rule: "e-mail or name
+ * identifies the donor"), her gifts group under one donor key, and nothing can ever be sent to it (RFC 2606 `.invalid`).
+ */
+export function noEmailAddressOf(name: string): string {
+  const digest = createHash('sha256').update(name.normalize('NFC').trim().toLowerCase(), 'utf8').digest('hex');
+  return `donor-${digest.slice(0, 32)}@${NO_EMAIL_DOMAIN}`;
+}
+
+/** The address a gift is recorded under: the donor's e-mail, or the stand-in of {@link noEmailAddressOf}. */
+export function donorAddressOf(request: OfflineGiftRequest): string {
+  return request.donor.email ?? noEmailAddressOf(request.donor.name);
+}
+
+/**
+ * The fingerprint of a request (SHA-256 of its canonical JSON, `confirmDuplicate` left out: confirming is the same
+ * gift). A bare hash is enough here: no card data is ever in an offline gift's body (unlike the donor API's; decision 0012).
+ */
+export function fingerprintOfflineGift(request: OfflineGiftRequest): string {
+  const { confirmDuplicate: _confirmed, ...gift } = request;
+  return createHash('sha256').update(canonicalJson(gift)).digest('hex');
+}
+
+/** The gifts already recorded under any of `entryKeys`: by key, their fingerprint, donation, receipt and e-mail. */
+export async function findRecordedEntries(
+  db: Database,
+  entryKeys: readonly string[],
+): Promise<Map<string, { fingerprint: string } & RecordedOfflineGift>> {
+  const found = new Map<string, { fingerprint: string } & RecordedOfflineGift>();
+  for (let start = 0; start < entryKeys.length; start += 1000) {
+    const rows = await db
+      .select({
+        entryKey: offlineGifts.entryKey,
+        fingerprint: offlineGifts.fingerprint,
+        donationId: offlineGifts.donationId,
+        receiptNumber: receipts.number,
+        receiptEmailed: offlineGifts.receiptEmailed,
+      })
+      .from(offlineGifts)
+      .innerJoin(receipts, eq(receipts.donationId, offlineGifts.donationId))
+      .where(inArray(offlineGifts.entryKey, entryKeys.slice(start, start + 1000)));
+    for (const row of rows) found.set(row.entryKey, row);
+  }
+  return found;
+}
+
+/** The campaign slugs among `slugs` that name no campaign (a gift may count toward any campaign staff made, live or not). */
+export async function unknownCampaigns(db: Database, slugs: readonly string[]): Promise<Set<string>> {
+  const wanted = [...new Set(slugs)];
+  if (wanted.length === 0) return new Set();
+  const rows = await db.select({ slug: campaigns.slug }).from(campaigns).where(inArray(campaigns.slug, wanted));
+  const known = new Set(rows.map((row) => row.slug));
+  return new Set(wanted.filter((slug) => !known.has(slug)));
+}
+
+/**
+ * A gift recorded before, not voided, that `request` likely repeats (issue #37: "same donor, amount, date and
+ * reference"): its donation id and receipt number, or undefined. The donor is compared by address, without case.
+ */
+export async function findLikelyDuplicate(db: Database, request: OfflineGiftRequest): Promise<{ donationId: string; receiptNumber: string | null } | undefined> {
+  const [row] = await db
+    .select({ donationId: offlineGifts.donationId, receiptNumber: receipts.number })
+    .from(offlineGifts)
+    .innerJoin(donations, eq(donations.id, offlineGifts.donationId))
+    .leftJoin(receipts, eq(receipts.donationId, offlineGifts.donationId))
+    .where(
+      and(
+        isNull(offlineGifts.voidedAt),
+        eq(offlineGifts.receivedOn, request.receivedOn),
+        eq(donations.amountCents, request.amountCents),
+        sql`lower(${donations.donorEmail}) = lower(${donorAddressOf(request)})`,
+        sql`coalesce(lower(${offlineGifts.reference}), '') = ${(request.reference ?? '').toLowerCase()}`,
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+/**
+ * When a gift received on `receivedOn` is dated: noon of that day in `timeZone` (the staff's TZ), or now if that is
+ * later than now (a gift received this morning), so the day every figure files it under is the day it was received.
+ */
+function receivedAtSql(receivedOn: string, timeZone: string) {
+  return sql`least(now(), (${receivedOn}::date + time '12:00') AT TIME ZONE ${timeZone})`;
+}
+
+/** The donation row of an offline gift, written `pending` (the insert trigger's rule) with its chosen id. */
+function donationRowOf(id: string, request: OfflineGiftRequest, timeZone: string): NewDonationRow {
+  const address = request.donor.address ?? {};
+  const orNull = (value: string | undefined) => (value === undefined || value === '' ? null : value);
+  const receivedAt = receivedAtSql(request.receivedOn, timeZone);
+  return {
+    id,
+    status: 'pending',
+    amountCents: request.amountCents,
+    currency: 'USD',
+    frequency: 'one-time',
+    cause: request.cause,
+    donorName: request.donor.name,
+    donorEmail: donorAddressOf(request),
+    donorPhone: null,
+    addressStreet: orNull(address.street),
+    addressCity: orNull(address.city),
+    addressState: orNull(address.state),
+    addressZipCode: orNull(address.zipCode),
+    addressCountry: orNull(address.country),
+    message: null,
+    isAnonymous: false,
+    gateway: 'offline',
+    isTestPayment: false,
+    paymentMethod: request.method,
+    campaign: request.campaign ?? null,
+    ...tributeColumns(request.tribute),
+    // NOTE: drizzle takes SQL for a timestamp column's value; the type says Date.
+    createdAt: receivedAt as unknown as Date,
+    updatedAt: sql`now()` as unknown as Date,
+  };
+}
+
+/**
+ * Records `entries` in `tx` (the caller's transaction, which also writes the audit entry: all or nothing), in their
+ * order: the donations (one insert per 1,000 rows), moved to `succeeded` with `offline_<id>` as their transaction id
+ * (what the receipt links sign), their offline_gifts rows, and their receipts numbered in one sequence with the site's
+ * (issueReceipts), each e-mailed when `sendReceipt` and the donor has an address. The caller has checked the entries
+ * (schema, dates against today in TZ, campaigns) and left out those already recorded; an entry key recorded meanwhile
+ * fails the unique constraint and rolls everything back. Returns what was recorded, in order.
+ */
+export async function recordOfflineGifts(
+  tx: Database,
+  entries: readonly OfflineGiftEntry[],
+  context: { source: OfflineGiftSource; timeZone: string },
+): Promise<RecordedOfflineGift[]> {
+  if (entries.length === 0) return [];
+  const gifts = entries.map((entry) => ({ ...entry, id: randomUUID(), emailed: entry.request.sendReceipt && entry.request.donor.email !== undefined }));
+  for (let start = 0; start < gifts.length; start += 1000) {
+    const chunk = gifts.slice(start, start + 1000);
+    await tx.insert(donations).values(chunk.map((gift) => donationRowOf(gift.id, gift.request, context.timeZone)));
+    await tx.insert(offlineGifts).values(
+      chunk.map((gift) => ({
+        donationId: gift.id,
+        reference: gift.request.reference || null,
+        receivedOn: gift.request.receivedOn,
+        note: gift.request.note || null,
+        entryKey: gift.entryKey,
+        fingerprint: gift.fingerprint,
+        source: context.source,
+        receiptEmailed: gift.emailed,
+      })),
+    );
+    await tx
+      .update(donations)
+      .set({ status: 'succeeded', gatewayTransactionId: sql`'offline_' || ${donations.id}::text`, updatedAt: sql`now()` })
+      .where(
+        inArray(
+          donations.id,
+          chunk.map((gift) => gift.id),
+        ),
+      );
+  }
+  const numbers = await issueReceipts(
+    tx,
+    gifts.map((gift) => ({ donationId: gift.id, mailTo: gift.emailed ? (gift.request.donor.email ?? null) : null })),
+  );
+  // WEBHOOK (issue #37 / the webhooks issue): the `donation.succeeded` event of each of `gifts` is written here, in this
+  // transaction (one call at merge, as a site gift's success emits it).
+  return gifts.map((gift, index) => ({ donationId: gift.id, receiptNumber: numbers[index] ?? '', receiptEmailed: gift.emailed }));
+}
