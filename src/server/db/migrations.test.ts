@@ -66,6 +66,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0020_locale_language_tag': '1192bfdfbef6ea68b119300c756c1d340fd0cdec61dfe01f304c3b30ca0f5bbc',
   '0021_refund_life_cycle': '24a308e76bd5200166a0c429696cf5ead48335f134652ede9db2d7e537b8f63a',
   '0022_campaigns': 'e5904a4e79f0ab72532243386444daa895df1c5562d898c98c8ec269fcfcbe2a',
+  '0023_offline_gifts': '6adf4a7022fffc0980a27626f27b2bd85fc9cffc179354fe532da35778f4087c',
 };
 
 describe('migrations from an empty database', () => {
@@ -95,7 +96,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'campaigns', 'donation_refunds', 'donations', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'one_time_upgrades', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'campaigns', 'donation_refunds', 'donations', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'offline_gifts', 'one_time_upgrades', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,
