@@ -203,7 +203,7 @@ export const staffOfflineGiftRoutes: FastifyPluginAsyncZod<StaffOfflineGiftsOpti
             staffMember: member,
             requestId: request.id,
             action: OFFLINE_GIFT_AUDIT_ACTIONS.imported,
-            details: { recorded: gifts.length, amountCents: null, firstReceipt: gifts[0]?.receiptNumber ?? null, lastReceipt: gifts.at(-1)?.receiptNumber ?? null },
+            details: { recorded: gifts.length, firstReceipt: gifts[0]?.receiptNumber ?? null, lastReceipt: gifts.at(-1)?.receiptNumber ?? null },
           }),
       });
       switch (outcome.kind) {
