@@ -65,16 +65,15 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
  * {@link enqueueMail}. Resolves with how many were written.
  */
 export async function enqueueMails(db: Database, messages: readonly Pick<OutboxMessage, 'kind' | 'dedupeKey' | 'recipient' | 'donationId'>[]): Promise<number> {
-  let written = 0;
-  for (let start = 0; start < messages.length; start += 1000) {
-    const rows = await db
-      .insert(mailOutbox)
-      .values(messages.slice(start, start + 1000).map((message) => ({ kind: message.kind, dedupeKey: message.dedupeKey, recipient: message.recipient, donationId: message.donationId ?? null })))
-      .onConflictDoNothing()
-      .returning({ id: mailOutbox.id });
-    written += rows.length;
-  }
-  return written;
+  if (messages.length === 0) return 0;
+  // One statement, its rows in one json parameter (a multi-row VALUES costs the query builder ~0.3 s per 1,000 rows).
+  const messagesJson = JSON.stringify(messages.map((message) => ({ kind: message.kind, dedupe_key: message.dedupeKey, recipient: message.recipient, donation_id: message.donationId ?? null })));
+  const written = await db.execute(sql`
+    INSERT INTO mail_outbox (kind, dedupe_key, recipient, donation_id)
+    SELECT m.kind, m.dedupe_key, m.recipient, m.donation_id
+    FROM json_to_recordset(${messagesJson}::json) AS m(kind text, dedupe_key text, recipient text, donation_id uuid)
+    ON CONFLICT DO NOTHING`);
+  return (written as { rowCount?: number | null }).rowCount ?? 0;
 }
 
 /**
