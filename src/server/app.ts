@@ -43,6 +43,7 @@ import { registerStaff } from './staff/identity/plugin';
 import { registerAfterReply } from './platform/after-reply';
 import { sessionCookieName, sessionCookieSettings } from './staff/identity/session-cookie';
 import { staffDonationRoutes } from './staff/donations/routes';
+import { staffOfflineGiftRoutes } from './staff/offline-gifts/routes';
 import { staffPlanRoutes } from './staff/plans/routes';
 import { createTributeComposer, isTributeMailKind } from './tributes/compose';
 import { staffDashboardRoutes } from './staff/dashboard/routes';
@@ -220,7 +221,7 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   // The reconciler of pending donations (issue #3), started once the server listens, like the runners above.
   registerReconciler(app, { db, gateway, pendingTimeoutMs: config.pendingTimeoutMs, intervalMs: config.reconcileIntervalMs });
   // Operator actions under /api/admin/* (DESIGN.md, "Operator actions"): 404 unless ADMIN_TOKEN is set.
-  await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway });
+  await registerAdmin(app, { db, adminToken: config.adminToken, clock: clock ?? systemClock, gateway, timeZone: config.staffTimeZone });
   // The staff's donations (issue #21): list, export, detail, refunds, receipt resends, e-mail corrections. NOTE: after
   // registerStaff, whose session hook these routes' guard reads.
   await app.register(staffDonationRoutes, {
@@ -249,6 +250,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   await app.register(staffCampaignRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone, publicUrl: config.site.publicUrl });
   // The admins' integrations: outgoing webhook endpoints (issue #38), after registerStaff too.
   await app.register(staffIntegrationRoutes, { db, clock: clock ?? systemClock });
+  // The staff's gifts received outside the site (issue #37), after registerStaff too.
+  await app.register(staffOfflineGiftRoutes, { db, clock: clock ?? systemClock, timeZone: config.staffTimeZone });
   // Liveness and readiness for a load balancer (issue #14).
   await registerHealthRoutes(app, { db, serverReadiness: databaseReadiness });
   // A campaign link's hero in the pre-rendered page's first HTML (issue #34, decision 0102), from the figures cache.

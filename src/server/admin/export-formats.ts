@@ -1,5 +1,6 @@
 import { CARD_BRAND_NAMES } from '../../shared/card';
 import { CAUSE_DETAILS } from '../../shared/causes';
+import { shownEmail, type PaymentMethod } from '../../shared/offline-gifts';
 import type { ExportFormat } from './export-request';
 import type { ExportRow } from './export-rows';
 import { toIsoDate } from '../recurring/calendar';
@@ -54,8 +55,25 @@ const lastName = (row: ExportRow) => splitDonorName(row.donorName).lastName;
 const trueFalse = (flag: boolean) => (flag ? 'true' : 'false');
 /** Boolean cells as `Yes`/`No` (Little Green Light, CiviCRM Yes/No custom fields). */
 const yesNo = (flag: boolean) => (flag ? 'Yes' : 'No');
-/** How every gift of this site was paid, in the CRMs' own payment method lists. */
-const CREDIT_CARD = 'Credit Card';
+/**
+ * How a gift was paid (issue #37: "a `payment_method` column mapped to each CRM's field where it has one"), in each
+ * CRM's own default payment method list (decision 0112): NPSP's Payment Method picklist, Bloomerang's transaction
+ * methods, Little Green Light's payment types, CiviCRM's payment instruments. A charity that renamed its list remaps
+ * them in the CRM's import mapping.
+ */
+const PAYMENT_METHOD_NAMES: Record<'npsp' | 'bloomerang' | 'lgl' | 'civicrm', Record<PaymentMethod, string>> = {
+  npsp: { card: 'Credit Card', cheque: 'Check', cash: 'Cash', bank_transfer: 'ACH/EFT', other: 'Other' },
+  bloomerang: { card: 'Credit Card', cheque: 'Check', cash: 'Cash', bank_transfer: 'EFT', other: 'None' },
+  lgl: { card: 'Credit Card', cheque: 'Check', cash: 'Cash', bank_transfer: 'Bank Transfer', other: 'Other' },
+  civicrm: { card: 'Credit Card', cheque: 'Check', cash: 'Cash', bank_transfer: 'EFT', other: '' },
+};
+/** The payment method cell of `crm`'s format. */
+const methodIn = (crm: keyof typeof PAYMENT_METHOD_NAMES) => (row: ExportRow) => PAYMENT_METHOD_NAMES[crm][row.paymentMethod];
+/**
+ * The day of a gift: the day it was received for a gift received outside the site (issue #37), else the day its
+ * receipt was issued (the moment it succeeded), as before.
+ */
+const giftDate = (row: ExportRow) => row.receivedOn ?? toIsoDate(row.issuedAt);
 
 /** The donor's contact columns under a CRM's own header names, always in this order. */
 interface ContactHeaders {
@@ -75,7 +93,8 @@ function contactColumns(headers: ContactHeaders): Column[] {
   return [
     [headers.firstName, firstName],
     [headers.lastName, lastName],
-    [headers.email, (row) => row.donorEmail],
+    // A donor without an e-mail (issue #37) has none in the file: her stand-in address is never exported.
+    [headers.email, (row) => shownEmail(row.donorEmail)],
     [headers.phone, (row) => text(row.donorPhone)],
     [headers.street, (row) => text(row.addressStreet)],
     [headers.city, (row) => text(row.addressCity)],
@@ -110,7 +129,7 @@ const STANDARD: ExportLayout = {
   keptOnly: false,
   columns: [
     ['receipt_number', (row) => row.receiptNumber],
-    ['date', (row) => toIsoDate(row.issuedAt)],
+    ['date', (row) => giftDate(row)],
     ['donation_id', (row) => row.donationId],
     ['status', (row) => row.status],
     ['amount', (row) => formatCentsAsDollars(row.amountCents)],
@@ -128,6 +147,7 @@ const STANDARD: ExportLayout = {
     ['message', (row) => text(row.message)],
     ['card_brand', (row) => (row.cardBrand ? CARD_BRAND_NAMES[row.cardBrand] : '')],
     ['card_last4', (row) => text(row.cardLast4)],
+    ['payment_method', (row) => row.paymentMethod],
     ['gateway', (row) => row.gateway],
     ['transaction_id', (row) => text(row.transactionId)],
     ['test_payment', (row) => trueFalse(row.isTestPayment)],
@@ -152,11 +172,11 @@ const NPSP: ExportLayout = {
     }),
     ['npsp__Donation_Donor__c', () => 'Contact1'],
     ['npsp__Donation_Amount__c', (row) => formatCentsAsDollars(keptAmountCents(row))],
-    ['npsp__Donation_Date__c', (row) => toIsoDate(row.issuedAt)],
+    ['npsp__Donation_Date__c', (row) => giftDate(row)],
     ['npsp__Donation_Stage__c', () => 'Closed Won'],
     ['npsp__Donation_Campaign_Name__c', campaignOrCauseName],
     ['npsp__Donation_Description__c', (row) => text(row.message)],
-    ['npsp__Payment_Method__c', () => CREDIT_CARD],
+    ['npsp__Payment_Method__c', methodIn('npsp')],
     ['npsp__Payment_Check_Reference_Number__c', (row) => row.receiptNumber],
     ['npsp__Payment_Gateway_Payment_ID__c', (row) => text(row.transactionId)],
     ['Donation_Anonymous__c', (row) => trueFalse(row.isAnonymous)],
@@ -177,10 +197,10 @@ const BLOOMERANG: ExportLayout = {
       firstName: 'First Name', lastName: 'Last Name', email: 'Email Address', phone: 'Phone Number',
       street: 'Street', city: 'City', state: 'State', zip: 'ZIP Code', country: 'Country',
     }),
-    ['Date', (row) => toIsoDate(row.issuedAt)],
+    ['Date', (row) => giftDate(row)],
     ['Amount', (row) => formatCentsAsDollars(keptAmountCents(row))],
     ['Fund', causeName],
-    ['Method', () => CREDIT_CARD],
+    ['Method', methodIn('bloomerang')],
     ['Note', (row) => text(row.message)],
     ['Receipt Number', (row) => row.receiptNumber],
     ['Anonymous?', (row) => (row.isAnonymous ? 'Yes' : '')],
@@ -204,9 +224,9 @@ const LGL: ExportLayout = {
     }),
     ['External Gift ID', (row) => row.receiptNumber],
     ['Gift Type', () => 'Gift'],
-    ['Gift Date', (row) => toIsoDate(row.issuedAt)],
+    ['Gift Date', (row) => giftDate(row)],
     ['Gift Amount', (row) => formatCentsAsDollars(keptAmountCents(row))],
-    ['Payment Type', () => CREDIT_CARD],
+    ['Payment Type', methodIn('lgl')],
     ['Fund', causeName],
     ['Gift Note', (row) => text(row.message)],
     ['Anonymous', (row) => yesNo(row.isAnonymous)],
@@ -231,9 +251,9 @@ const CIVICRM: ExportLayout = {
     ['Financial Type', () => 'Donation'],
     ['Total Amount', (row) => formatCentsAsDollars(keptAmountCents(row))],
     ['Currency', (row) => row.currency],
-    ['Contribution Date', (row) => toIsoDate(row.issuedAt)],
+    ['Contribution Date', (row) => giftDate(row)],
     ['Contribution Status', () => 'Completed'],
-    ['Payment Method', () => CREDIT_CARD],
+    ['Payment Method', methodIn('civicrm')],
     ['Transaction ID', (row) => text(row.transactionId)],
     ['Invoice Reference', (row) => row.receiptNumber],
     ['Contribution Source', causeName],

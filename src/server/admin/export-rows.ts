@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import { type DonationRow, donations, receipts } from '../db/schema';
+import { type DonationRow, donations, offlineGifts, receipts } from '../db/schema';
 import { addDays, startOfDay } from '../recurring/calendar';
 
 /**
@@ -44,6 +44,7 @@ type ExportedDonationColumns = Pick<
   | 'tributeHonoreeName'
   | 'campaign'
   | 'feeCoveredCents'
+  | 'paymentMethod'
 >;
 
 /** One gift of an export: its receipt, the donation and its donor as stored (ExportedDonationColumns). */
@@ -56,6 +57,8 @@ export interface ExportRow extends ExportedDonationColumns {
   transactionId: string | null;
   /** True for a charge of a recurring plan (issue #13: donations.recurring_plan_id not null), its first gift included. */
   isRecurring: boolean;
+  /** The day a gift received outside the site was received (`YYYY-MM-DD`, issue #37), null for a site gift. */
+  receivedOn: string | null;
 }
 
 /** A range of calendar days (UTC, YYYY-MM-DD), both included. */
@@ -126,6 +129,8 @@ const exportColumns = {
   isRecurring: sql<boolean>`${donations.recurringPlanId} IS NOT NULL`.mapWith(Boolean),
   campaign: donations.campaign,
   feeCoveredCents: donations.feeCoveredCents,
+  paymentMethod: donations.paymentMethod,
+  receivedOn: offlineGifts.receivedOn,
 };
 
 /**
@@ -149,6 +154,7 @@ export async function* readExportRows(db: Database, filter: ExportFilter, batchS
       .select(exportColumns)
       .from(receipts)
       .innerJoin(donations, eq(donations.id, receipts.donationId))
+      .leftJoin(offlineGifts, eq(offlineGifts.donationId, donations.id))
       .where(and(inRange, after ? sql`(${receipts.year}, ${receipts.sequence}) > (${after.year}, ${after.sequence})` : undefined))
       .orderBy(asc(receipts.year), asc(receipts.sequence))
       .limit(batchSize);

@@ -16,3 +16,6 @@ export function adminDonationRefundPath(donationId: string): string {
 
 /** GET: the gifts of `?from&to` (calendar days, UTC) as CSV in `?format` (see admin/export-routes.ts). */
 export const ADMIN_DONATIONS_EXPORT_PATH = '/api/admin/donations.csv';
+
+/** POST: record a gift received outside the site, with an Idempotency-Key (issue #37; see admin/offline-gift-route.ts). */
+export const ADMIN_OFFLINE_GIFTS_PATH = '/api/admin/offline-gifts';

@@ -10,6 +10,7 @@ import type { PaymentGateway } from '../payments/gateway';
 import { requireAdminToken } from '../http/operator-auth';
 import { exportRoutes } from './export-routes';
 import { ADMIN_STATEMENTS_RUN_PATH } from './paths';
+import { offlineGiftRoute } from './offline-gift-route';
 import { refundRoute } from './refund-route';
 
 /**
@@ -33,18 +34,22 @@ export interface AdminOptions {
   clock: Clock;
   /** The gateway refunds go through (issue #14), within GATEWAY_TIMEOUT_MS. */
   gateway: PaymentGateway;
+  /** The staff's time zone (TZ): the day an offline gift was received (issue #37). */
+  timeZone: string;
 }
 
 /** 400 when statements are asked for a year not over yet: its donors would get a partial statement, and none in January. */
 export const YEAR_NOT_OVER_MESSAGE = 'Statements can be sent only for a year that is over.';
 
 /** The admin routes, each behind requireAdminToken (an onRequest hook of this encapsulated plugin). */
-const adminRoutes: FastifyPluginAsyncZod<AdminOptions> = async (app, { db, adminToken, clock, gateway }) => {
+const adminRoutes: FastifyPluginAsyncZod<AdminOptions> = async (app, { db, adminToken, clock, gateway, timeZone }) => {
   app.addHook('onRequest', requireAdminToken(adminToken));
   // GET /api/admin/donations.csv (issue #14, Export): a child plugin, so the token hook above guards it too.
   await app.register(exportRoutes, { db });
   // POST /api/admin/donations/:id/refund (issue #14): a refund through the gateway, recorded in the ledger.
   await app.register(refundRoute, { db, gateway });
+  // POST /api/admin/offline-gifts (issue #37): a gift received outside the site, as the staff page records it.
+  await app.register(offlineGiftRoute, { db, clock, timeZone });
 
   /**
    * POST /api/admin/statements/run `{year}`: queues the year-end statement of `year` for every donor with a gift of

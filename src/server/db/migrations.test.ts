@@ -70,6 +70,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0024_staff_search': '53dc5f35cefd134b2bece1ef63007715b24e73b4f213b8b8d2ab119ef5599267',
   '0025_donor_notes_and_merges': 'ddea6ea38b13204640c29a361d3565c5097f228ba6ebc6148f770737b486a3f0',
   '0026_webhooks': '9b476f8314e4ca63608d8482d8777e2f865a82fb1e54f37ab9b8afb89cb21d05',
+  '0027_offline_gifts': '6adf4a7022fffc0980a27626f27b2bd85fc9cffc179354fe532da35778f4087c',
 };
 
 describe('migrations from an empty database', () => {
@@ -99,7 +100,7 @@ describe('migrations from an empty database', () => {
     const tables = await rows<{ name: string }>(
       sql`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1`,
     );
-    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'campaign_supporters', 'campaigns', 'donation_refunds', 'donations', 'donor_merges', 'donor_notes', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'one_time_upgrades', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_attempts', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
+    expect(tables.map((t) => t.name)).toEqual(['admin_audit_log', 'campaign_supporters', 'campaigns', 'donation_refunds', 'donations', 'donor_merges', 'donor_notes', 'donor_totals', 'idempotency_keys', 'mail_outbox', 'offline_gifts', 'one_time_upgrades', 'receipt_counters', 'receipts', 'recurring_plan_changes', 'recurring_plans', 'staff_credentials', 'staff_links', 'staff_members', 'staff_sessions', 'staff_webauthn_challenges', 'webhook_attempts', 'webhook_deliveries', 'webhook_endpoints', 'webhook_events']);
 
     const constraints = await rows<{ name: string }>(
       sql`SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('donations'::regclass, 'idempotency_keys'::regclass)`,

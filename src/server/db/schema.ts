@@ -22,6 +22,7 @@ import { CAUSES } from '../../shared/causes';
 import { FREQUENCIES } from '../../shared/frequencies';
 import { LOCALES } from '../../shared/i18n/locales';
 import { DONOR_NOTE_MAX_LENGTH } from '../../shared/staff/donors-api';
+import { OFFLINE_GIFT_SOURCES, PAYMENT_METHODS } from '../../shared/offline-gifts';
 import { AUDIT_ACTOR_TYPES } from '../../shared/staff/identity-api';
 import { STAFF_ROLES } from '../../shared/staff/roles';
 import { TRIBUTE_TYPES } from '../../shared/tribute';
@@ -141,6 +142,11 @@ export const donations = pgTable(
     feeCoveredCents: integer('fee_covered_cents').notNull().default(0),
     /** The donor's language (issue #24; decision 0094): the submission's, or a renewal's plan's. Its e-mails and PDF are in it. */
     locale: text('locale', { enum: LOCALES }).notNull().default('en'),
+    /**
+     * How the money came (issue #37; decision 0112): `card` for every gift made on the site, or the method of a gift
+     * received outside it and recorded by staff (`cheque`, `cash`, `bank_transfer`, `other`; its details in offline_gifts).
+     */
+    paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }).notNull().default('card'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -170,9 +176,11 @@ export const donations = pgTable(
     ),
     check('donations_card_brand_check', sql`${table.cardBrand} IN (${sqlList(CARD_BRANDS)})`),
     check('donations_card_last4_check', sql`${table.cardLast4} ~ '^[0-9]{4}$'`),
+    check('donations_payment_method_check', sql`${table.paymentMethod} IN (${sqlList(PAYMENT_METHODS)})`),
+    // A gift received outside the site (issue #37) has no card.
     check(
       'donations_card_known_check',
-      sql`${table.status} <> 'succeeded' OR (${table.cardBrand} IS NOT NULL AND ${table.cardLast4} IS NOT NULL)`,
+      sql`${table.status} <> 'succeeded' OR ${table.paymentMethod} <> 'card' OR (${table.cardBrand} IS NOT NULL AND ${table.cardLast4} IS NOT NULL)`,
     ),
     // A succeeded donation always has the gateway's transaction id; a failed one its decline code.
     check(
@@ -208,6 +216,43 @@ export const donations = pgTable(
 export type DonationRow = typeof donations.$inferSelect;
 /** A donation row as Drizzle inserts it. */
 export type NewDonationRow = typeof donations.$inferInsert;
+
+/**
+ * The details of a gift received outside the site (issue #37; decision 0112), one row per such donation, written in the
+ * transaction that records it: its reference (cheque number, bank reference), the day it was received (the donation's
+ * `created_at` is that day), the staff's note, whether its receipt was e-mailed, and the void of a bounced cheque or a
+ * mistyped amount (when and why; the donation then counts nothing). `entry_key` makes recording idempotent: `page:` or
+ * `admin:` and the request's Idempotency-Key, or `csv:` and the hash of an imported row with its occurrence in the file,
+ * so a key or a file sent twice records once; `fingerprint` tells a retry from a key reused for another gift.
+ */
+export const offlineGifts = pgTable(
+  'offline_gifts',
+  {
+    donationId: uuid('donation_id')
+      .primaryKey()
+      .references(() => donations.id),
+    reference: text('reference'),
+    receivedOn: date('received_on', { mode: 'string' }).notNull(),
+    note: text('note'),
+    entryKey: text('entry_key').notNull().unique(),
+    fingerprint: text('fingerprint').notNull(),
+    /** `staff`, `operator` or `import`: who recorded it (the audit log names the person). */
+    source: text('source', { enum: OFFLINE_GIFT_SOURCES }).notNull(),
+    receiptEmailed: boolean('receipt_emailed').notNull(),
+    voidedAt: timestamp('voided_at', { withTimezone: true }),
+    voidReason: text('void_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('offline_gifts_source_check', sql`${table.source} IN (${sqlList(OFFLINE_GIFT_SOURCES)})`),
+    check('offline_gifts_void_check', sql`(${table.voidedAt} IS NULL) = (${table.voidReason} IS NULL)`),
+    // The likely-duplicate check: the same amount on the same day, then compared by donor and reference.
+    index('offline_gifts_received_on_idx').on(table.receivedOn),
+  ],
+);
+
+/** An offline gift's row as Drizzle reads it. */
+export type OfflineGiftRow = typeof offlineGifts.$inferSelect;
 
 /**
  * State of an idempotency key (issue #3): `in_flight` from the claim until the donation's outcome is

@@ -45,6 +45,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/admin/donations.csv': 'exportDonations',
   'POST /api/admin/donations/:id/refund': 'refundDonation',
   'POST /api/admin/statements/run': 'runYearEndStatements',
+  'POST /api/admin/offline-gifts': 'recordOfflineGift',
   // The staff back office: identity.
   'GET /api/staff/session': 'getStaffSession',
   'POST /api/staff/enroll/options': 'startStaffEnrollment',
@@ -101,4 +102,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /api/staff/integrations/:id/test': 'sendStaffWebhookTest',
   'GET /api/staff/integrations/:id/deliveries': 'listStaffWebhookDeliveries',
   'POST /api/staff/integrations/:id/deliveries/:deliveryId/resend': 'resendStaffWebhookDelivery',
+  // The staff back office: gifts received outside the site (issue #37).
+  'POST /api/staff/offline-gifts': 'recordStaffOfflineGift',
+  'POST /api/staff/offline-gifts/:id/void': 'voidStaffOfflineGift',
+  'POST /api/staff/offline-gifts/import': 'importStaffOfflineGifts',
+  'GET /api/staff/offline-gifts/template.csv': 'getStaffOfflineGiftsTemplate',
 };

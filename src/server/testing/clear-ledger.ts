@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import { campaignSupporters, donationRefunds, donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, recurringPlanChanges, recurringPlans } from '../db/schema';
+import { campaignSupporters, donationRefunds, donations, idempotencyKeys, mailOutbox, offlineGifts, receiptCounters, receipts, recurringPlanChanges, recurringPlans } from '../db/schema';
 
 /**
  * Empties the ledger's tables for a test's `beforeEach`, children before parents (the outbox and receipts
@@ -13,6 +13,7 @@ export async function clearLedger(db: Database): Promise<void> {
   await db.delete(receipts);
   await db.delete(receiptCounters);
   await db.delete(idempotencyKeys);
+  await db.delete(offlineGifts);
   await db.delete(recurringPlanChanges);
   await db.delete(recurringPlans);
   await db.delete(campaignSupporters);

@@ -7,6 +7,7 @@ import { atLeast, atMost, DonorEmailSchema, present, textField } from '../field-
 import { TributeDetailSchema } from '../tribute';
 import { FREQUENCIES } from '../frequencies';
 import { MAX_AMOUNT_DOLLARS } from '../money';
+import { OFFLINE_GIFT_SOURCES, PAYMENT_METHODS } from '../offline-gifts';
 
 /**
  * The staff donations API (issue #21, "Donations" and "A donation"): the list's query (filters, search, sort, page),
@@ -78,7 +79,7 @@ export const DollarsAsCentsSchema = z
  * The filters of the list, the export and the totals (issue #21, "Donations"), as the page's URL holds them:
  * `from`/`to` calendar days in the staff's time zone (TZ, as the daily digest), both included, of the donation's date;
  * `status` as {@link STAFF_DONATION_STATUSES}; `frequency`; `cause`; `gateway` (`test`, `stripe`); `mode` (`test`,
- * `live`); `amountMin`/`amountMax` in dollars, converted to cents (`amountMinCents`...), both included; `q`: a
+ * `live`); `paymentMethod` (issue #37); `amountMin`/`amountMax` in dollars, converted to cents (`amountMinCents`...), both included; `q`: a
  * name or e-mail from the start of a word (case-insensitive, every word typed must start a word), an exact receipt
  * number (`2026-000123`), or an exact charge or payment intent id. Every field optional; unknown ones refused (400).
  */
@@ -90,6 +91,8 @@ export const StaffDonationFilterShape = {
   cause: z.enum(CAUSES, { error: oneOf(CAUSES) }).optional(),
   gateway: z.enum(STAFF_GATEWAYS, { error: oneOf(STAFF_GATEWAYS) }).optional(),
   mode: z.enum(STAFF_MODES, { error: oneOf(STAFF_MODES) }).optional(),
+  /** How the gift was paid (issue #37): `card` on the site, or a method of a gift received outside it. */
+  paymentMethod: z.enum(PAYMENT_METHODS, { error: oneOf(PAYMENT_METHODS) }).optional(),
   amountMin: DollarsAsCentsSchema.optional(),
   amountMax: DollarsAsCentsSchema.optional(),
   q: StaffSearchSchema.optional(),
@@ -170,6 +173,8 @@ export const StaffDonationRowSchema = z.object({
   feeCoveredCents: z.number().int(),
   /** The donor asked not to be named in public (the list marks it: issue #36). */
   isAnonymous: z.boolean(),
+  /** How the gift was paid (issue #37): `card`, or `cheque`, `cash`, `bank_transfer`, `other` for a gift received outside the site. */
+  paymentMethod: z.enum(PAYMENT_METHODS),
 });
 /** A list row. */
 export type StaffDonationRow = z.infer<typeof StaffDonationRowSchema>;
@@ -301,6 +306,18 @@ export const StaffDonationDetailSchema = z.object({
     tribute: TributeDetailSchema.nullable(),
     /** The key of the gift's donor (issue #36: "a donation links to its donor"; server/staff/shared/donor-key.ts). */
     donorKey: z.string(),
+    /** A gift received outside the site (issue #37): its reference, day received, note, who recorded it and its void; null for a site gift. */
+    offline: z
+      .object({
+        reference: z.string().nullable(),
+        receivedOn: z.iso.date(),
+        note: z.string().nullable(),
+        source: z.enum(OFFLINE_GIFT_SOURCES),
+        receiptEmailed: z.boolean(),
+        voidedAt: z.iso.datetime().nullable(),
+        voidReason: z.string().nullable(),
+      })
+      .nullable(),
   }),
   receipt: z.object({ number: z.string(), issuedAt: z.iso.datetime(), voidedAt: z.iso.datetime().nullable() }).nullable(),
   emails: z.array(StaffDonationEmailSchema),

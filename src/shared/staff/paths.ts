@@ -65,6 +65,11 @@ export const STAFF_API = {
   integrationTest: '/api/staff/integrations/:id/test',
   integrationDeliveries: '/api/staff/integrations/:id/deliveries',
   integrationResend: '/api/staff/integrations/:id/deliveries/:deliveryId/resend',
+  /** Issue #37: gifts received outside the site: record one, void one, check or record a CSV, the CSV's template. */
+  offlineGifts: '/api/staff/offline-gifts',
+  offlineGiftVoid: '/api/staff/offline-gifts/:id/void',
+  offlineGiftsImport: '/api/staff/offline-gifts/import',
+  offlineGiftsTemplate: '/api/staff/offline-gifts/template.csv',
 } as const;
 
 /** The staff pages the e-mails link to and the server serves (issue #21, "Pages"). */
@@ -86,6 +91,8 @@ export const STAFF_PAGES = {
   campaigns: '/staff/campaigns',
   /** Issue #38: outgoing webhook endpoints (admin only). */
   integrations: '/staff/integrations',
+  /** Issue #37: record a gift received outside the site, or import a CSV of them. */
+  newDonation: '/staff/donations/new',
 } as const;
 
 /** `pattern` (a {@link STAFF_API} path) with its `:id` filled with `id` (URI-encoded). */

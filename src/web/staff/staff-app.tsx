@@ -11,6 +11,7 @@ import { DonorsPage } from './donors/donors-page';
 import { EnrollPage } from './identity/enroll/enroll-page';
 import { IntegrationsPage } from './integrations/integrations-page';
 import { MailPage } from './mail/mail-page';
+import { NewDonationPage } from './offline-gifts/new-donation-page';
 import { StaffLayout } from './identity/layout/staff-layout';
 import { PublicFrame } from './identity/layout/public-frame';
 import { PasskeysPage } from './identity/passkeys/passkeys-page';
@@ -42,6 +43,7 @@ export function StaffApp() {
         <Route path={below(STAFF_PAGES.signInLink)} element={<PublicFrame><SignInLinkPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.enroll)} element={<PublicFrame><EnrollPage /></PublicFrame>} />
         <Route path={below(STAFF_PAGES.donations)} element={<StaffLayout><DonationsPage /></StaffLayout>} />
+        <Route path={below(STAFF_PAGES.newDonation)} element={<StaffLayout><NewDonationPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donation)} element={<StaffLayout><DonationPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donors)} element={<StaffLayout><DonorsPage /></StaffLayout>} />
         <Route path={below(STAFF_PAGES.donor)} element={<StaffLayout><DonorPage /></StaffLayout>} />

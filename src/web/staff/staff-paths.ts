@@ -14,6 +14,8 @@ export const STAFF_PAGES = {
   /** The page an invitation opens: "Create a passkey". */
   enroll: `${SHARED_STAFF_PAGES.enrollPrefix}:token`,
   donations: SHARED_STAFF_PAGES.donations,
+  /** Issue #37: record a gift received outside the site, or import a CSV of them. */
+  newDonation: SHARED_STAFF_PAGES.newDonation,
   donation: `${SHARED_STAFF_PAGES.donations}/:id`,
   audit: SHARED_STAFF_PAGES.audit,
   team: SHARED_STAFF_PAGES.team,

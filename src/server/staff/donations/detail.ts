@@ -1,8 +1,9 @@
-import { asc, eq, inArray, or } from 'drizzle-orm';
+import { shownEmail } from '../../../shared/offline-gifts';
+import { asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { centsToDollars, formatDollars } from '../../../shared/money';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import type { Database } from '../../db/client';
-import { donationRefunds, donations, mailOutbox, receipts, recurringPlans, type DonationRefundRow, type MailOutboxRow } from '../../db/schema';
+import { donationRefunds, donations, mailOutbox, receipts, recurringPlans, type DonationRefundRow, type MailOutboxRow, offlineGifts } from '../../db/schema';
 import { keptAmountCents } from '../../ledger/kept-amount';
 import { tributeOfRow } from '../../ledger/tribute-entries';
 import { listDonationAuditEntries } from './audit-entries';
@@ -99,6 +100,7 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
     )
     .orderBy(asc(mailOutbox.createdAt));
   const audit = await listDonationAuditEntries(db, d.id);
+  const [offline] = await db.select().from(offlineGifts).where(eq(offlineGifts.donationId, d.id));
 
   const iso = (date: Date) => date.toISOString();
   const timeline: TimelineEvent[] = [
@@ -130,7 +132,8 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
       createdAt: iso(d.createdAt),
       updatedAt: iso(d.updatedAt),
       donorName: d.donorName,
-      email: d.donorEmail,
+      // A donor without an e-mail (issue #37) shows none.
+      email: shownEmail(d.donorEmail),
       amountCents: d.amountCents,
       currency: d.currency,
       frequency: d.frequency,
@@ -156,6 +159,18 @@ export async function readStaffDonationDetail(db: Database, donationId: string):
       recurringPeriod: d.recurringPeriod,
       tribute: tributeOfRow(d),
       donorKey: donorKeyOf(d.donorEmail),
+      paymentMethod: d.paymentMethod,
+      offline: offline
+        ? {
+            reference: offline.reference,
+            receivedOn: offline.receivedOn,
+            note: offline.note,
+            source: offline.source,
+            receiptEmailed: offline.receiptEmailed,
+            voidedAt: offline.voidedAt ? iso(offline.voidedAt) : null,
+            voidReason: offline.voidReason,
+          }
+        : null,
     },
     receipt: receipt ? { number: receipt.number, issuedAt: iso(receipt.issuedAt), voidedAt: receipt.voidedAt ? iso(receipt.voidedAt) : null } : null,
     emails: emails.map((email) => ({

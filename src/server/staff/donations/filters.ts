@@ -25,6 +25,7 @@ export function filterCondition(filter: StaffDonationFilter, timeZone: string): 
     filter.cause === undefined ? undefined : eq(donations.cause, filter.cause),
     filter.gateway === undefined ? undefined : eq(donations.gateway, filter.gateway),
     filter.mode === undefined ? undefined : eq(donations.isTestPayment, filter.mode === 'test'),
+    filter.paymentMethod === undefined ? undefined : eq(donations.paymentMethod, filter.paymentMethod),
     filter.amountMin === undefined ? undefined : gte(donations.amountCents, filter.amountMin),
     filter.amountMax === undefined ? undefined : lte(donations.amountCents, filter.amountMax),
     searchCondition(filter.q),

@@ -1,5 +1,6 @@
 import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { StaffDonationListAnswer, StaffDonationListQuery, StaffDonationRow, StaffDonationTotals } from '../../../shared/staff/donations-api';
+import { shownEmail } from '../../../shared/offline-gifts';
 import type { Database } from '../../db/client';
 import { donations, receipts } from '../../db/schema';
 import { filterCondition } from './filters';
@@ -33,6 +34,7 @@ const rowColumns = {
   campaign: donations.campaign,
   feeCoveredCents: donations.feeCoveredCents,
   isAnonymous: donations.isAnonymous,
+  paymentMethod: donations.paymentMethod,
 };
 
 /** A row as selected by {@link rowColumns}. */
@@ -40,7 +42,9 @@ type SelectedRow = { [K in keyof typeof rowColumns]: unknown } & { createdAt: Da
 
 /** A selected row in the answer's shape (ISO dates, `mode` from `is_test_payment`). */
 export function toListRow({ isTestPayment, createdAt, ...row }: SelectedRow): StaffDonationRow {
-  return { ...(row as Omit<StaffDonationRow, 'createdAt' | 'mode'>), createdAt: createdAt.toISOString(), mode: isTestPayment ? 'test' : 'live' };
+  const listed = row as Omit<StaffDonationRow, 'createdAt' | 'mode'>;
+  // A donor without an e-mail (issue #37) shows none: her stand-in address is never shown.
+  return { ...listed, email: shownEmail(listed.email), createdAt: createdAt.toISOString(), mode: isTestPayment ? 'test' : 'live' };
 }
 
 

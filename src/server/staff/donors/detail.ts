@@ -1,3 +1,4 @@
+import { isNoEmailAddress, shownEmail } from '../../../shared/offline-gifts';
 import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { StaffDonorDetail } from '../../../shared/staff/donors-api';
 import type { Database } from '../../db/client';
@@ -88,8 +89,9 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
   const identity = identities.get(donorKey) ?? { names: [], emails: [address] };
   return {
     donorKey,
-    email: identity.emails[0] ?? address,
-    emails: identity.emails,
+    // A donor without an e-mail (issue #37) shows none.
+    email: shownEmail(identity.emails[0] ?? address),
+    emails: identity.emails.filter((email) => !isNoEmailAddress(email)),
     names: identity.names,
     figures,
     year,
@@ -97,7 +99,7 @@ export async function readStaffDonor(db: Database, donorKey: string, now: Date, 
       id: d.id,
       createdAt: d.createdAt.toISOString(),
       donorName: d.donorName,
-      email: d.donorEmail,
+      email: shownEmail(d.donorEmail),
       amountCents: d.amountCents,
       refundedCents: d.refundedCents,
       currency: d.currency,

@@ -1,3 +1,4 @@
+import { shownEmail } from '../../../shared/offline-gifts';
 import { and, asc, desc, gte, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { StaffDonorListAnswer, StaffDonorListQuery, StaffDonorRow } from '../../../shared/staff/donors-api';
 import type { Database } from '../../db/client';
@@ -74,7 +75,8 @@ export async function listStaffDonors(db: Database, query: StaffDonorListQuery, 
     // NOTE: a donor whose last charged gift changed between the two reads has no figures: left out of this page.
     if (!figure) return [];
     const identity = identities.get(donorKey);
-    return [{ donorKey, email: identity?.emails[0] ?? address, names: identity?.names ?? [], ...figure }];
+    // A donor without an e-mail (issue #37) shows none.
+    return [{ donorKey, email: shownEmail(identity?.emails[0] ?? address), names: identity?.names ?? [], ...figure }];
   });
   return { rows, total: total ?? page[0]?.total ?? 0, page: query.page, pageSize: query.pageSize, year };
 }

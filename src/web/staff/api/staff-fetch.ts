@@ -19,6 +19,8 @@ export class StaffApiError extends Error {
     readonly status: number,
     readonly code: string | undefined,
     readonly fieldErrors: Record<string, string> = {},
+    /** What else the answer carried: a refused CSV's `errors` (issue #37), a likely duplicate's `duplicateOf`. */
+    readonly details: unknown = undefined,
   ) {
     super(message);
     this.name = 'StaffApiError';
@@ -30,6 +32,8 @@ interface ErrorBody {
   error?: string;
   code?: string;
   fieldErrors?: Record<string, string>;
+  errors?: unknown;
+  duplicateOf?: unknown;
 }
 
 /**
@@ -55,7 +59,7 @@ export async function staffFetch<T>(url: string, init: ApiFetchInit = {}): Promi
   }
   if (!response.ok) {
     const error = (body ?? {}) as ErrorBody;
-    throw new StaffApiError(error.error ?? STAFF_NETWORK_ERROR, response.status, error.code, error.fieldErrors);
+    throw new StaffApiError(error.error ?? STAFF_NETWORK_ERROR, response.status, error.code, error.fieldErrors, error.errors ?? error.duplicateOf);
   }
   return body as T;
 }

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CAUSE_DETAILS, CAUSES } from '../../../shared/causes';
 import { FREQUENCIES, FREQUENCY_LABELS } from '../../../shared/frequencies';
+import { PAYMENT_METHOD_LABELS } from '../../../shared/offline-gifts';
 import { FilterFields, FilterForm, type FilterFieldSpec } from '../components/filter-form';
 import { DONATION_STATUS_LABELS, GATEWAY_LABELS, MODE_LABELS } from '../components/donation-labels';
 import { DONATION_FILTER_KEYS, type DonationFilterKey, type DonationFilters } from './donations-query';
@@ -12,6 +13,7 @@ const SELECT_OPTIONS: Partial<Record<DonationFilterKey, [string, string][]>> = {
   cause: CAUSES.map((cause) => [cause, CAUSE_DETAILS[cause].displayName]),
   gateway: Object.entries(GATEWAY_LABELS),
   mode: Object.entries(MODE_LABELS),
+  paymentMethod: Object.entries(PAYMENT_METHOD_LABELS),
 };
 
 /** Each filter field's label and input type. */
@@ -24,6 +26,7 @@ const FIELDS: Record<DonationFilterKey, FilterFieldSpec> = {
   cause: { label: 'Cause' },
   gateway: { label: 'Gateway' },
   mode: { label: 'Test or live' },
+  paymentMethod: { label: 'Payment method' },
   amountMin: { label: 'Amount from ($)', inputMode: 'decimal' },
   amountMax: { label: 'Amount to ($)', inputMode: 'decimal' },
   campaign: { label: 'Campaign' },

@@ -20,6 +20,8 @@ import { RefundDialog } from './refund-dialog';
 import { FREQUENCY_LABELS } from '../../../shared/frequencies';
 import { plainCode } from '../components/donation-labels';
 import { PLAN_STATUS_LABELS } from '../components/plan-labels';
+import { VoidDialog } from './void-dialog';
+import { PAYMENT_METHOD_LABELS } from '../../../shared/offline-gifts';
 
 /** Statuses whose donation can still be refunded (the existing refund semantics: charged, not all refunded, not disputed). */
 const REFUNDABLE = new Set(['succeeded', 'partially_refunded']);
@@ -36,7 +38,7 @@ export function DonationPage() {
   const { data: detail, error: loadError, reload } = useStaffData(fetchDonation, id);
   const [actionError, setError] = useState<string>();
   const [status, setStatus] = useState<string>();
-  const [dialog, setDialog] = useState<'refund' | 'email'>();
+  const [dialog, setDialog] = useState<'refund' | 'email' | 'void'>();
   const [busy, setBusy] = useState(false);
 
   const done = (message: string) => {
@@ -73,7 +75,12 @@ export function DonationPage() {
       ) : (
         <>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mb: 3 }}>
-            {can('refund') && REFUNDABLE.has(donation.status) && (
+            {can('offline_gifts') && donation.offline && !donation.offline.voidedAt && donation.status === 'succeeded' && (
+              <Button variant="contained" color="error" onClick={() => setDialog('void')}>
+                Void
+              </Button>
+            )}
+            {can('refund') && donation.paymentMethod === 'card' && REFUNDABLE.has(donation.status) && (
               <Button variant="contained" color="error" onClick={() => setDialog('refund')}>
                 Refund
               </Button>
@@ -90,6 +97,23 @@ export function DonationPage() {
             )}
           </Box>
           <DonationFields donation={donation} />
+          {donation.offline && (
+            <>
+              <Typography component="h2" variant="h3" sx={{ mt: 3, mb: 1 }}>
+                Received outside the site
+              </Typography>
+              <FieldList
+                items={[
+                  ['Method', PAYMENT_METHOD_LABELS[donation.paymentMethod]],
+                  ['Reference', donation.offline.reference ?? 'None'],
+                  ['Received on', donation.offline.receivedOn],
+                  ['Note', donation.offline.note ?? 'None'],
+                  ['Receipt e-mailed', donation.offline.receiptEmailed ? 'Yes' : 'No'],
+                  ['Voided', donation.offline.voidedAt ? `${formatInstant(donation.offline.voidedAt)}: ${donation.offline.voidReason ?? ''}` : 'No'],
+                ]}
+              />
+            </>
+          )}
           {detail.receipt && (
             <>
               <Typography component="h2" variant="h3" sx={{ mt: 3, mb: 1 }}>
@@ -135,6 +159,7 @@ export function DonationPage() {
               onClose={() => setDialog(undefined)}
             />
           )}
+          {dialog === 'void' && <VoidDialog donationId={id} receiptNumber={detail.receipt?.number ?? null} onVoided={done} onClose={() => setDialog(undefined)} />}
           {dialog === 'email' && (
             <CorrectEmailDialog
               donationId={id}

@@ -6,6 +6,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { EXPORT_FORMATS, type ExportFormat } from '../../../shared/export-formats';
 import { useStaffData } from '../components/use-staff-data';
 import { PageError } from '../components/page-error';
+import { AppAnchor } from '../../components/app-anchor';
 import { StaffPage } from '../components/staff-page';
 import { useStaffSession } from '../identity/session/staff-session-context';
 import { STAFF_PAGES } from '../staff-paths';
@@ -46,7 +47,16 @@ export function DonationsPage() {
   };
 
   return (
-    <StaffPage title="Donations">
+    <StaffPage
+      title="Donations"
+      actions={
+        can('offline_gifts') ? (
+          <Button variant="contained" component={AppAnchor} to={STAFF_PAGES.newDonation}>
+            Record a gift
+          </Button>
+        ) : undefined
+      }
+    >
       <DonationFiltersForm key={search} filters={view.filters} onApply={(filters) => show({ ...view, filters, page: 1 })} />
       <PageError message={error} />
       {list && (

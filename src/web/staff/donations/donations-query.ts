@@ -5,7 +5,7 @@
  */
 
 /** The filter fields of the page, in the order the form shows them (pagination and sort are the table's). */
-export const DONATION_FILTER_KEYS = ['q', 'from', 'to', 'status', 'frequency', 'cause', 'gateway', 'mode', 'amountMin', 'amountMax', 'campaign'] as const;
+export const DONATION_FILTER_KEYS = ['q', 'from', 'to', 'status', 'frequency', 'cause', 'gateway', 'mode', 'paymentMethod', 'amountMin', 'amountMax', 'campaign'] as const;
 /** One filter's key. */
 export type DonationFilterKey = (typeof DONATION_FILTER_KEYS)[number];
 /** The filter fields' values as the form holds them ('' = not filtered). */

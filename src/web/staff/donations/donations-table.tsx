@@ -1,4 +1,5 @@
 import Chip from '@mui/material/Chip';
+import { PAYMENT_METHOD_LABELS } from '../../../shared/offline-gifts';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -67,6 +68,7 @@ const COLUMNS = [
   column.accessor('frequency', { header: 'Frequency', cell: (cell) => FREQUENCY_LABELS[cell.getValue()] }),
   column.accessor('cause', { header: 'Cause', cell: (cell) => CAUSE_DETAILS[cell.getValue()].displayName }),
   column.accessor('receiptNumber', { header: 'Receipt', cell: (cell) => <span style={{ whiteSpace: 'nowrap' }}>{cell.getValue() ?? '—'}</span> }),
+  column.accessor('paymentMethod', { header: 'Method', cell: (cell) => PAYMENT_METHOD_LABELS[cell.getValue()] }),
   column.accessor('last4', {
     header: 'Card',
     cell: (cell) => (cell.getValue() ? `${cell.row.original.cardBrand ?? 'Card'} •••• ${cell.getValue()}` : '—'),
