@@ -52,7 +52,7 @@ export interface ReceiptToIssue {
  * Issues the receipts of `gifts` (donations `db`, a transaction, has just marked succeeded) in their order, as
  * {@link issueReceipt} does one: the next numbers of the current calendar year (UTC, database clock) taken by ONE upsert
  * of receipt_counters (so they follow the site's gifts in one sequence, without gaps; decision 0041), the receipts
- * written in one insert per 1,000, and the e-mails queued only for those with `mailTo` (issue #37: staff choose, and a
+ * written in ONE insert (rows in one json parameter), and the e-mails queued only for those with `mailTo` (issue #37: staff choose, and a
  * donor without an address gets none). Returns the receipt numbers in the order of `gifts`. Throws as issueReceipt.
  */
 export async function issueReceipts(db: Database, gifts: readonly ReceiptToIssue[]): Promise<string[]> {

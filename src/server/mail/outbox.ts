@@ -63,8 +63,8 @@ export async function enqueueMail(db: Database, message: OutboxMessage): Promise
 }
 
 /**
- * Writes `messages` `pending` and due at once, in `db` (the transaction of the change they report), one insert per 1,000
- * (a CSV import's receipts; issue #37), skipping any whose dedupe key (or kind and donation) exists already, as
+ * Writes `messages` `pending` and due at once, in `db` (the transaction of the change they report), in ONE insert whatever
+ * their number (a CSV import's receipts; issue #37), skipping any whose dedupe key (or kind and donation) exists already, as
  * {@link enqueueMail}. Resolves with how many were written.
  */
 export async function enqueueMails(db: Database, messages: readonly Pick<OutboxMessage, 'kind' | 'dedupeKey' | 'recipient' | 'donationId'>[]): Promise<number> {
