@@ -25,6 +25,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /api/donations/stats': 'getDonationStats',
   // A campaign's public figures (its goal bar).
   'GET /api/campaigns/:slug': 'getCampaign',
+  'GET /api/campaigns/:slug/goal-bar': 'getCampaignGoalBar',
+  // Embedding (issue #35): whether the asking page may frame the donation pages.
+  'GET /api/embed/status': 'getEmbedStatus',
   // Receipts, by capability link.
   'GET /api/receipts/pdf/:token': 'getReceiptPdf',
   'POST /api/receipts/resend': 'emailReceiptLinks',
