@@ -1,4 +1,5 @@
 import { EMBED_META_NAME } from '../../../shared/api';
+import { CAMPAIGN_PARAM, normalizeCampaignSlug } from '../../../shared/campaign';
 import {
   EMBED_FRAME_ID_PARAM,
   EMBED_PATH_PREFIX,
@@ -53,6 +54,17 @@ export function embedPageToken(): string | null {
   return frameMeta()?.token ?? null;
 }
 
+/** The campaign of the frame's first URL (embed.js's `campaign` attribute), kept for the visit. */
+let campaign: string | null = null;
+
+/**
+ * The campaign of the framed page's first URL, or null (not framed, or none): the donation form sends it where the
+ * frame has no sessionStorage for the campaign link's memory (third-party storage blocked: Safari, or a browser set so).
+ */
+export function embeddedCampaign(): string | null {
+  return campaign;
+}
+
 /** The frame's id (from embed.js's `frame` parameter on the first URL), kept for the visit: navigation drops the query. */
 let frameId: string | null = null;
 /** The origin of the page framing us, when the browser tells it (location.ancestorOrigins, or the referrer), and it is listed. */
@@ -74,6 +86,8 @@ export function postToHost(event: FrameEvent): void {
 export function startEmbedFrame(): void {
   const id = new URLSearchParams(window.location.search).get(EMBED_FRAME_ID_PARAM);
   const origins = frameMeta()?.origins ?? [];
+  if (!isEmbeddedPage()) return;
+  campaign = normalizeCampaignSlug(new URLSearchParams(window.location.search).get(CAMPAIGN_PARAM));
   if (!isEmbedFrameId(id) || window.parent === window) return;
   frameId = id;
   const ancestor = window.location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
