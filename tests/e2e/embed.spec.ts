@@ -8,7 +8,7 @@ import { openTestDatabase, type TestDatabase } from '../../src/server/testing/te
 import { startServerProcess, type ServerProcess } from '../../src/server/testing/server-process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { chromium, type BrowserContext } from '@playwright/test';
-import { CHROMIUM_ARGS } from '../../scripts/chromium-path';
+import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../scripts/chromium-path';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { E2E_PORT, ownServerEnv } from './e2e-env';
 import { expect, FUTURE_EXPIRY, TEST_CARDS, test as base } from './fixtures';
@@ -23,8 +23,6 @@ import { expect, FUTURE_EXPIRY, TEST_CARDS, test as base } from './fixtures';
  * The site is a server of its own with EMBED_ORIGINS listing that host only; a second host (`:<E2E_PORT+51>`) is not listed.
  */
 
-/** Debian's full Chromium, which reads a profile's cookie settings. */
-const FULL_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 
 /** The listed host's port and origin (EMBED_ORIGINS), and an unlisted one's. */
 const HOST_PORT = E2E_PORT + 50;
@@ -71,13 +69,15 @@ const test = base.extend<
   { pages: Map<string, { html: string; csp?: string }> },
   { site: { server: ServerProcess; database: TestDatabase }; hosts: { pages: Map<string, { html: string; csp?: string }>; otherPages: Map<string, { html: string; csp?: string }> } }
 >({
-  // The donation site, a server of its own (EMBED_ORIGINS: the host), with a live campaign `spring` ($1,000 goal).
+  // The donation site, a server of its own (EMBED_ORIGINS: the host), with live campaigns `spring` and `tide` ($1,000 goals).
   site: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
     async ({}, use) => {
       const dataDir = await mkdtemp(join(tmpdir(), 'donation-embed-'));
       const database = await openTestDatabase();
       await insertCampaign(database.db, 'spring', { endsAt: new Date(Date.now() + 12 * 86_400_000 + 3_600_000) });
+      // The goal bar's campaign, which no story gives to (the form story's gift goes to `spring`, in the same worker).
+      await insertCampaign(database.db, 'tide', { endsAt: new Date(Date.now() + 12 * 86_400_000 + 3_600_000) });
       const server = await startServerProcess({ ...ownServerEnv(dataDir, database.url), EMBED_ORIGINS: HOST });
       try {
         await use({ server, database });
@@ -129,7 +129,7 @@ const test = base.extend<
 });
 
 // One worker: the host pages' servers listen on fixed ports.
-test.describe.configure({ mode: 'default', timeout: 180_000 });
+test.describe.configure({ mode: 'default', timeout: 120_000 });
 
 /** The donation frame's Playwright Frame (the one whose URL is under the site's `/embed/`). */
 async function donationFrame(page: Page, site: string): Promise<Frame> {
@@ -374,7 +374,7 @@ window.addEventListener('message', (event) => {
 
   test("a campaign's goal bar on a partner site says raised, goal, donors and time left in words", async ({ page, site, pages }) => {
     const siteUrl = site.server.baseUrl;
-    pages.set('/goal', hostPage(siteUrl, '<reef-donate mode="goal" campaign="spring"></reef-donate><reef-donate mode="goal" campaign="spring" lang="es"></reef-donate>'));
+    pages.set('/goal', hostPage(siteUrl, '<reef-donate mode="goal" campaign="tide"></reef-donate><reef-donate mode="goal" campaign="tide" lang="es"></reef-donate>'));
     await page.goto(`${HOST}/goal`);
     const bars = page.getByRole('progressbar');
     await expect(bars).toHaveCount(2);

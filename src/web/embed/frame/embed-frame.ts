@@ -80,7 +80,8 @@ export function postToHost(event: FrameEvent): void {
 
 /**
  * Starts the framed page's side (called once before the app renders, on a framed page): keeps the frame id, then
- * reports the page's height at every change (`resize`; `ready` with the first one), posts `close` for an Esc the page
+ * posts `ready` (at once: a frame in a closed dialog has no height yet), reports the page's height at
+ * every non-zero change (`resize`), posts `close` for an Esc the page
  * did not use itself (a menu it closed), and answers the parent's `focus` by moving focus to the screen's heading.
  */
 export function startEmbedFrame(): void {
@@ -92,13 +93,15 @@ export function startEmbedFrame(): void {
   frameId = id;
   const ancestor = window.location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : null);
   parentOrigin = ancestor !== null && origins.includes(ancestor) ? ancestor : null;
+  // NOTE: `ready` at once, not with the first height: a frame preloaded in button mode's closed dialog has no layout
+  // (height 0, and Chromium may not run its ResizeObserver at all) until the dialog opens.
+  postToHost({ event: 'ready' });
   const root = document.getElementById('root');
   let lastHeightPx = 0;
   if (root) {
     new ResizeObserver(() => {
       const heightPx = Math.ceil(root.getBoundingClientRect().height);
       if (heightPx === 0 || heightPx === lastHeightPx) return;
-      if (lastHeightPx === 0) postToHost({ event: 'ready' });
       lastHeightPx = heightPx;
       postToHost({ event: 'resize', heightPx });
     }).observe(root);
