@@ -9,6 +9,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import TextField from '@mui/material/TextField';
+import { ReasonField } from '../components/reason-field';
 import Typography from '@mui/material/Typography';
 import { type FormEvent, useState } from 'react';
 import { FREQUENCY_LABELS, type Frequency } from '../../../shared/frequencies';
@@ -145,19 +146,7 @@ export function RefundDialog({ donationId, subject, plan, onRefunded, onClose }:
             slotProps={{ htmlInput: { inputMode: 'decimal' } }}
           />
         )}
-        <TextField
-          label="Reason"
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          required
-          fullWidth
-          multiline
-          minRows={2}
-          margin="dense"
-          error={touched && reasonError !== undefined}
-          helperText={touched && reasonError ? reasonError : 'Kept in the audit log with your name'}
-          slotProps={{ htmlInput: { maxLength: REFUND_REASON_MAX_LENGTH } }}
-        />
+        <ReasonField label="Reason" value={reason} onChange={setReason} maxLength={REFUND_REASON_MAX_LENGTH} error={touched && reasonError !== undefined} helperText={touched && reasonError ? reasonError : 'Kept in the audit log with your name'} />
         {plan && (
           <>
             <FormControlLabel
@@ -166,19 +155,7 @@ export function RefundDialog({ donationId, subject, plan, onRefunded, onClose }:
               label={`Also cancel the plan (${formatCents(plan.amountCents)} ${FREQUENCY_LABELS[plan.frequency].toLowerCase()}): it is never charged again`}
             />
             {cancelPlan && (
-              <TextField
-                label="Reason for cancelling the plan"
-                value={cancelReason}
-                onChange={(event) => setCancelReason(event.target.value)}
-                required
-                fullWidth
-                multiline
-                minRows={2}
-                margin="dense"
-                error={touched && cancelReasonError !== undefined}
-                helperText={touched && cancelReasonError ? cancelReasonError : 'Kept with the plan and in the audit log with your name'}
-                slotProps={{ htmlInput: { maxLength: CANCEL_REASON_MAX_LENGTH } }}
-              />
+              <ReasonField label="Reason for cancelling the plan" value={cancelReason} onChange={setCancelReason} maxLength={CANCEL_REASON_MAX_LENGTH} error={touched && cancelReasonError !== undefined} helperText={touched && cancelReasonError ? cancelReasonError : 'Kept with the plan and in the audit log with your name'} />
             )}
           </>
         )}

@@ -5,6 +5,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
+import { ReasonField } from '../components/reason-field';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useState } from 'react';
 import { useParams } from 'react-router';
@@ -313,18 +314,7 @@ export function PlanPage() {
                     label={`Also refund the last charge: ${formatCents(lastCharge.refundableCents)}${lastCharge.receiptNumber ? `, receipt ${lastCharge.receiptNumber}` : ''}`}
                   />
                   {refund && (
-                    <TextField
-                      label="Reason for the refund"
-                      value={reason}
-                      onChange={(event) => setReason(event.target.value)}
-                      required
-                      fullWidth
-                      multiline
-                      minRows={2}
-                      margin="dense"
-                      helperText="Kept in the audit log with your name"
-                      slotProps={{ htmlInput: { maxLength: REFUND_REASON_MAX_LENGTH } }}
-                    />
+                    <ReasonField label="Reason for the refund" value={reason} onChange={setReason} maxLength={REFUND_REASON_MAX_LENGTH} helperText="Kept in the audit log with your name" />
                   )}
                 </>
               )}
