@@ -1,5 +1,5 @@
 import { shownEmail } from '../../../shared/offline-gifts';
-import { asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { asc, eq, inArray, or } from 'drizzle-orm';
 import { centsToDollars, formatDollars } from '../../../shared/money';
 import type { StaffDonationDetail } from '../../../shared/staff/donations-api';
 import type { Database } from '../../db/client';
