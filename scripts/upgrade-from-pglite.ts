@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -69,7 +71,8 @@ export async function upgradeFromPglite(dataDir: string): Promise<UpgradeReport>
   const moved = (await readdir(root)).filter((name) => !keep.has(name));
   await mkdir(backupDir);
   for (const name of moved) await rename(path.join(root, name), path.join(backupDir, name));
-  const old = new PGlite(backupDir);
+  // NOTE: with the staff search's extensions, in case the old database has them (it was migrated past 0024).
+  const old = new PGlite(backupDir, { extensions: { pg_trgm, unaccent } });
   let server: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
   try {
     const oldQuery = async (sql: string) => (await old.query<Record<string, unknown>>(sql)).rows;

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       cookieSecret: DEVELOPMENT_COOKIE_SECRET,
       webRoot: path.join(repoRoot, 'dist', 'web'),
       trustProxy: false,
+      webhooks: { allowHttp: true, allowPrivateTargets: false, pollIntervalMs: 1000, timeoutMs: 10000 },
       gatewayTimeoutMs: 20_000,
       pendingTimeoutMs: 120_000,
       reconcileIntervalMs: 30_000,
