@@ -233,7 +233,10 @@ test.describe('staff back office', () => {
     await correct.getByRole('textbox', { name: 'New email address' }).fill(correctedEmail);
     await expectNoAxeViolations(finance.page, 'the e-mail correction dialog');
     await correct.getByRole('button', { name: 'Correct and resend' }).click();
-    await expect(finance.page.getByRole('status')).toHaveText(`The e-mail address is now ${correctedEmail}. The receipt is on its way to it.`);
+    await expect(finance.page.getByRole('status')).toHaveText(
+      // Issue #36: the correction applies to every gift and plan of the address (the dialog's ticked default).
+      new RegExp(`^The e-mail address is now ${correctedEmail.replace(/[.+]/g, '\\$&')} on \\d+ gifts? and \\d+ plans?\\. The receipt is on its way to it\\.$`),
+    );
     await waitForMail(MAIL_DIR, correctedEmail, 'receipt_resend');
     await finance.page.getByRole('button', { name: 'Resend the receipt' }).click();
     await expect(finance.page.getByRole('status')).toHaveText(`The receipt is on its way to ${correctedEmail}.`);
