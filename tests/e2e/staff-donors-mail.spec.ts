@@ -208,10 +208,7 @@ test.describe('staff donors and mail', () => {
       await finance.page.keyboard.type(donorEmail);
       await expectNoAxeViolations(finance.page, 'the address correction dialog');
       await finance.page.keyboard.press('Enter');
-      await expect(finance.page.getByRole('status')).toHaveText(
-      // Issue #36: the correction applies to every gift and plan of the address (the dialog's ticked default).
-      new RegExp(`^The e-mail address is now ${donorEmail.replace(/[.+]/g, '\\$&')} on \\d+ gifts? and \\d+ plans?\\. The receipt is on its way to it\\.$`),
-    );
+      await expect(finance.page.getByRole('status')).toHaveText(`The e-mail address is now ${donorEmail}. The receipt is on its way to it.`);
       await waitForSmtpMail(smtp, donorEmail, 'Your receipt', 3);
       await expect(refusedRow).toHaveCount(0);
       await finance.page.getByRole('combobox', { name: 'State' }).selectOption({ label: 'Failed (resolved or not)' });

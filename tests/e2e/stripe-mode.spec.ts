@@ -361,6 +361,8 @@ test.describe('in Stripe mode', () => {
       await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toBeVisible();
       const confirm = page.getByRole('button', { name: 'Confirm Payment of $25' });
       await expect(confirm).toBeEnabled();
+      // The card update's button is enabled once its Payment Element is ready: axe scanned it mid-transition otherwise.
+      await expect(page.getByRole('button', { name: 'Update Card' })).toBeEnabled({ timeout: PAYMENT_TIMEOUT_MS });
       await expectNoAxeViolations(page, 'the manage page with a payment to confirm');
       await page.setViewportSize({ width: 320, height: 800 });
       await expectNoHorizontalScroll(page, 'the manage page with a payment to confirm, at 320 px');

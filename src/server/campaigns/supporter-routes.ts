@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { API_PATHS } from '../../shared/api';
 import { SupporterChoiceInputSchema, SupporterChoiceSchema, SupporterTokenParamsSchema } from '../../shared/campaign-supporters';
 import type { Database } from '../db/client';
@@ -22,25 +23,38 @@ export interface SupporterRoutesOptions {
  * and for a gift that cannot be listed (not succeeded, anonymous, no campaign, or a campaign whose list is off).
  */
 export const supporterRoutes: FastifyPluginAsyncZod<SupporterRoutesOptions> = async (app, { db, clock, links }) => {
+  /** The gift's transaction id a token names (undefined for a malformed, forged or expired one). */
+  const transactionOf = (token: string) => links.verify(token, clock.now());
   /** The listable gift a token names, or undefined. */
   const giftOf = async (token: string) => {
-    const transactionId = links.verify(token, clock.now());
+    const transactionId = transactionOf(token);
     return transactionId === undefined ? undefined : listableGift(db, transactionId);
   };
 
-  /** GET /api/campaign-supporters/:token: the choice stored (SupporterChoiceSchema; both false until the donor chose); 404 as above. */
+  /**
+   * GET /api/campaign-supporters/:token: the choice stored (SupporterChoiceSchema; both false until the donor chose);
+   * 204 (nothing to offer) for a genuine token whose gift cannot be listed, which the thank-you page of every gift made
+   * from a campaign link asks about (an error answer would be logged by the donor's browser as a failed load); 404 for
+   * a malformed, forged or expired token.
+   */
   app.get(
     API_PATHS.campaignSupporter,
     {
       schema: {
         summary: "A campaign gift's choice to appear on the campaign's supporters' list",
         params: SupporterTokenParamsSchema,
-        response: { 200: SupporterChoiceSchema, ...errorAnswers(400, 404, 500) },
+        response: {
+          200: SupporterChoiceSchema,
+          204: z.null().describe('The gift cannot be listed (anonymous, no campaign, or a campaign whose list is off): nothing to offer.'),
+          ...errorAnswers(400, 404, 500),
+        },
       },
     },
     async (request, reply) => {
-      const gift = await giftOf(request.params.token);
-      if (!gift) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      const transactionId = transactionOf(request.params.token);
+      if (transactionId === undefined) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      const gift = await listableGift(db, transactionId);
+      if (!gift) return reply.code(204).send(null);
       return reply.code(200).send(choiceOf(gift));
     },
   );

@@ -96,16 +96,21 @@ describe("a donor's choice to be listed", () => {
     expect(await heroOf('spring')).not.toContain('Ana &lt;Reef&gt;');
   });
 
-  it('is not offered (404) for an anonymous gift, a campaign whose list is off, a gift without a campaign, or a forged token', async () => {
+  it('is not offered (204 to read, 404 to write) for an anonymous gift, a campaign whose list is off or a gift without a campaign; a forged token gets 404', async () => {
     await insertCampaign(t.db, 'spring', { showSupporters: true });
     await insertCampaign(t.db, 'quiet', { showSupporters: false });
     const anonymous = await give('spring', { isAnonymous: true });
     const quiet = await give('quiet');
     const none = await give('not-a-campaign');
-    for (const token of [anonymous.token, quiet.token, none.token, `${anonymous.token.slice(0, -2)}xx`]) {
-      expect((await choice(token)).statusCode).toBe(404);
+    for (const token of [anonymous.token, quiet.token, none.token]) {
+      const read = await choice(token);
+      expect(read.statusCode).toBe(204);
+      expect(read.body).toBe('');
       expect((await choice(token, { showName: true, showMessage: false })).statusCode).toBe(404);
     }
+    const forged = `${anonymous.token.slice(0, -2)}xx`;
+    expect((await choice(forged)).statusCode).toBe(404);
+    expect((await choice(forged, { showName: true, showMessage: false })).statusCode).toBe(404);
     expect(await t.db.select().from(campaignSupporters)).toEqual([]);
   });
 

@@ -18,7 +18,7 @@ const choiceUrl = (receiptUrl: string) => API_PATHS.campaignSupporter.replace(':
 /**
  * "Show my name on the campaign page" on the thank-you page of a campaign gift (issue #34, "Supporters' list"; decision
  * 0103): both boxes unticked until the donor ticks; the message's box only when the gift had a message. The gift's
- * receipt link proves it is the donor's; the server answers 404 (nothing shown) when the gift cannot be listed
+ * receipt link proves it is the donor's; the server answers 204 (nothing shown) when the gift cannot be listed
  * (anonymous, no campaign, or a campaign whose list is off). Each change is saved at once (an idempotent PUT) and said
  * in a status line.
  */
@@ -31,7 +31,7 @@ export function SupporterChoiceBoxes({ receiptUrl }: { receiptUrl: string }) {
     let live = true;
     apiFetch(choiceUrl(receiptUrl))
       .then(async (response) => {
-        if (live && response.ok) setChoice((await response.json()) as SupporterChoice);
+        if (live && response.status === 200) setChoice((await response.json()) as SupporterChoice);
       })
       .catch(() => undefined);
     return () => {
