@@ -6,7 +6,7 @@
  *
  * Two parts, each built by its steps and then stamped (a file in dist/build-stamps, written when its last step
  * succeeded and deleted before its first, so a failed or half-done build is never taken for a good one):
- * - the site: `vite build` into dist/web, then the pre-render of /donate (issue #5), with NODE_ENV=production;
+ * - the site: `vite build` into dist/web, then the pre-render of /donate (issue #5) and embed.js (issue #35), with NODE_ENV=production;
  * - the server: src/server/main.ts and every module of ours into dist/server/main.mjs (scripts/build-server.ts).
  *
  * `node scripts/build.mjs` builds both. With `--if-stale` it builds only a part whose stamp is missing or older than
@@ -36,11 +36,12 @@ const bin = (/** @type {string} */ name) => join(ROOT, 'node_modules', '.bin', n
 const PARTS = [
   {
     name: 'site',
-    what: 'the site (vite build, then the pre-render of /donate)',
-    sources: ['src/web', 'src/shared', 'src/locales', 'vite.config.ts', 'scripts/vite-catalogues.ts', 'scripts/prerender.ts', 'package-lock.json'],
+    what: 'the site (vite build, then the pre-render of /donate and embed.js)',
+    sources: ['src/web', 'src/shared', 'src/locales', 'vite.config.ts', 'scripts/vite-catalogues.ts', 'scripts/prerender.ts', 'scripts/embed-bundle.ts', 'scripts/build-embed.ts', 'package-lock.json'],
     steps: [
       [bin('vite'), ['build']],
       [bin('tsx'), ['scripts/prerender.ts']],
+      [bin('tsx'), ['scripts/build-embed.ts']],
     ],
     onlyForDefaultWebRoot: true,
   },

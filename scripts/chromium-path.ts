@@ -13,9 +13,17 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
  */
 export const E2E_CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/lib/chromium/chromium-headless-shell';
 
+/**
+ * Debian's full Chromium binary (the `chromium` package; /usr/bin/chromium is its launcher script): the embedding e2e
+ * (tests/e2e/embed.spec.ts, issue #35) needs a browser that reads a profile's third-party cookie setting, which the
+ * headless shell has not (decision 0104).
+ */
+export const FULL_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
+
 /** The Debian package of each browser path this project uses, for scripts/ensure-chromium.ts. */
 export const CHROMIUM_PACKAGES: Record<string, string> = {
   '/usr/bin/chromium': 'chromium',
+  [FULL_CHROMIUM_PATH]: 'chromium',
   '/usr/lib/chromium/chromium-headless-shell': 'chromium-headless-shell',
 };
 

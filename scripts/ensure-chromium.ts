@@ -2,18 +2,18 @@
  * Makes sure Debian's Chromium is there for the browser tests (issue #2: "if it needs Chromium and
  * none is found it installs Debian's chromium when it can (root with apt) and otherwise stops with a
  * clear message"): the `chromium` package (Lighthouse, the stand-ins' test) and `chromium-headless-shell` (the
- * end-to-end tests; see chromium-path.ts), or the one binary CHROMIUM_PATH names. Browser downloads
+ * end-to-end tests; see chromium-path.ts; the embedding e2e also runs the `chromium` package's full binary), or the one binary CHROMIUM_PATH names. Browser downloads
  * (`npx playwright install`) do not work on this machine.
  * Exit code 0 when Chromium is ready, 1 with a message otherwise.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { CHROMIUM_PACKAGES, CHROMIUM_PATH, E2E_CHROMIUM_PATH } from './chromium-path';
+import { CHROMIUM_PACKAGES, CHROMIUM_PATH, E2E_CHROMIUM_PATH, FULL_CHROMIUM_PATH } from './chromium-path';
 
-const missing = [...new Set([CHROMIUM_PATH, E2E_CHROMIUM_PATH])].filter((path) => !existsSync(path));
+const missing = [...new Set([CHROMIUM_PATH, E2E_CHROMIUM_PATH, FULL_CHROMIUM_PATH])].filter((path) => !existsSync(path));
 if (missing.length === 0) process.exit(0);
 
-const packages = missing.map((path) => CHROMIUM_PACKAGES[path]);
+const packages = [...new Set(missing.map((path) => CHROMIUM_PACKAGES[path]))];
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const hasApt = existsSync('/usr/bin/apt-get');
 if (packages.some((name) => name === undefined) || !isRoot || !hasApt) {

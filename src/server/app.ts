@@ -34,7 +34,9 @@ import { isRecurringMailKind } from './recurring/compose';
 import { createManageLinkSigner } from './recurring/manage-link';
 import { registerRecurring } from './recurring/plugin';
 import { createRecurringReceiptNotes } from './recurring/receipt-note';
-import { registerSecurityHeaders } from './http/security-headers';
+import { framedPagePermissionsPolicy, registerSecurityHeaders, STRIPE_CSP_HOSTS } from './http/security-headers';
+import { createEmbedTokens } from './http/embed-frame';
+import { registerEmbed } from './embed/plugin';
 import { registerConnectionDraining } from './platform/drain-connections';
 import { registerSite } from './http/site';
 import { isStaffMailKind } from './staff/identity/compose';
@@ -136,7 +138,9 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     threshold: 1024,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
-  await registerCsrfProtection(app, config);
+  // Framed pages' tokens (issue #35; decision 0105): the CSRF check accepts them on the donation routes, the site issues them.
+  const embedTokens = createEmbedTokens(config.cookieSecret);
+  await registerCsrfProtection(app, config, embedTokens);
   // Scheduled backups of the embedded database (issue #33): their runner, started once the server listens, and metric.
   const backups = registerBackups(app, { config, clock: clock ?? systemClock });
   // Outgoing webhooks (issue #38): their relay, started once the server listens, their metrics and the admins' e-mail.
@@ -186,6 +190,8 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
   });
   // Campaigns (issue #34): CAMPAIGNS made campaigns once per database, and their public figures.
   const campaignFigures = await registerCampaigns(app, { db, config, clock: clock ?? systemClock, links: receipts.links });
+  // Embedding on other sites (issue #35): may this origin frame us, and embed.js's headers.
+  await registerEmbed(app, config);
   // Stripe's signed events (issue #11), in Stripe mode only.
   if (config.stripe) {
     const stripe = createStripeClient({ ...config.stripe, timeoutMs: config.gatewayTimeoutMs });
@@ -259,6 +265,14 @@ export async function buildApp({ config, db, databaseReadiness, gateway: untimed
     campaignHero: async (slug, locale) => {
       const found = await campaignFigures.publicCampaign(slug, locale);
       return found && campaignHeroHtml({ figures: found.figures, supporters: found.supporters, locale, now: (clock ?? systemClock).now(), timeZone: config.staffTimeZone });
+    },
+    // The framed pages (issue #35; decision 0104): who may frame them, their tokens, and in Stripe mode `payment` for Stripe.js.
+    embed: {
+      origins: config.embedOrigins,
+      tokens: embedTokens,
+      permissionsPolicy: config.stripe
+        ? framedPagePermissionsPolicy([...new Set([...STRIPE_CSP_HOSTS.frame.filter((host) => !host.includes('*')), new URL(config.stripe.jsUrl).origin])])
+        : undefined,
     },
   });
   await app.ready();

@@ -13,6 +13,10 @@ export const API_PATHS = {
   campaign: '/api/campaigns/:slug',
   /** A donor's choice to appear on a campaign's supporters' list (issue #34); `:token` the gift's receipt token. */
   campaignSupporter: '/api/campaign-supporters/:token',
+  /** A campaign's goal bar in words (issue #35: `<reef-donate mode="goal">`); `:slug` its slug. */
+  campaignGoalBar: '/api/campaigns/:slug/goal-bar',
+  /** Whether the asking page's origin may frame the donation pages (issue #35: embed.js asks before it shows a frame). */
+  embedStatus: '/api/embed/status',
 } as const;
 
 /** Cookie the server sets on the page with the CSRF token (issue #2; spec section 7), over plain HTTP. */
@@ -26,6 +30,11 @@ export const HOST_COOKIE_PREFIX = '__Host-';
 export const CSRF_HTTPS_COOKIE_NAME = `${HOST_COOKIE_PREFIX}${CSRF_COOKIE_NAME}`;
 /** Header in which the page echoes the CSRF cookie's value (issue #2; spec section 7). */
 export const CSRF_HEADER_NAME = 'X-XSRF-TOKEN';
+
+/** Header in which a framed donation page echoes its page token (issue #35; decision 0105). */
+export const EMBED_TOKEN_HEADER = 'X-Embed-Token';
+/** Name of the `<meta>` tag carrying a framed page's token and the origins it may post to (issue #35). */
+export const EMBED_META_NAME = 'embed-frame';
 
 /**
  * Header naming one donation attempt, so a retry of it can never charge twice (issue #3; Stripe's

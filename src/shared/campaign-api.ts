@@ -67,3 +67,22 @@ export const CampaignFiguresSchema = z.object({
 });
 /** One of {@link CampaignFiguresSchema}. */
 export type CampaignFigures = z.infer<typeof CampaignFiguresSchema>;
+
+/**
+ * A campaign's goal bar (issue #35, `<reef-donate mode="goal">`): its title and its figures already in words of the asked
+ * language, as the campaign hero writes them (issue #34), so embed.js holds no wording: `progress` (the bar's value, 0 to
+ * 100, its label and aria-valuetext) when it has a goal and is live, `facts` (raised, percent, donors, time left) when
+ * live, `note` when scheduled or ended.
+ */
+export const CampaignGoalBarSchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  progress: z.object({ shownPercent: z.number().int().min(0).max(100), label: z.string(), valueText: z.string() }).nullable(),
+  facts: z.array(z.string()),
+  note: z.string().nullable(),
+});
+/** One of {@link CampaignGoalBarSchema}. */
+export type CampaignGoalBar = z.infer<typeof CampaignGoalBarSchema>;
+
+/** Whether the asking page may frame the donation pages (issue #35): `frameable` true only for an EMBED_ORIGINS origin. */
+export const EmbedStatusSchema = z.object({ frameable: z.boolean() });

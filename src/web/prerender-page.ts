@@ -36,7 +36,9 @@ const MODULE_PRELOAD = /<link rel="modulepreload"[^>]*\shref="([^"]+)"[^>]*>\s*/
  * An inline script that starts loading the app only once the pre-rendered screen has painted: on the
  * browser's `first-contentful-paint` entry (Paint Timing), it adds the entry's preloads as
  * `<link rel="modulepreload">` and loads the entry by `import()`. A hidden tab (which paints nothing
- * yet) or a browser without paint timing loads at once. `entry` and `preloads` are root-relative URLs
+ * yet), a page in a frame (issue #35: embed.js's button mode preloads the frame in a closed dialog, which never paints
+ * until opened; a cross-site frame runs apart from the host page's main thread anyway) or a browser without paint
+ * timing loads at once. `entry` and `preloads` are root-relative URLs
  * of Vite's build.
  */
 function afterPaintLoader(entry: string, preloads: string[]): string {
@@ -44,7 +46,7 @@ function afterPaintLoader(entry: string, preloads: string[]): string {
   return (
     `<script type="module">const u=${urls},e=u.pop(),l=()=>{for(const h of u){const k=document.createElement("link");` +
     `k.rel="modulepreload";k.href=h;document.head.append(k)}import(e)};` +
-    `if(document.hidden||!PerformanceObserver.supportedEntryTypes?.includes("paint"))l();` +
+    `if(document.hidden||self!==top||!PerformanceObserver.supportedEntryTypes?.includes("paint"))l();` +
     `else new PerformanceObserver((p,o)=>{if(p.getEntriesByName("first-contentful-paint").length){o.disconnect();l()}})` +
     `.observe({type:"paint",buffered:true})</script>`
   );

@@ -44,42 +44,70 @@ export interface CampaignHeroInput {
 }
 
 /**
+ * A live campaign's figures in words of `locale` (issue #34's hero; issue #35's goal bar reads the same): `raised` ("$1,234
+ * raised" or "$1,234 raised of $5,000"), with a goal `percent` (whole, uncapped), `shownPercent` (capped at 100, the bar's
+ * value) and `progressText` (the bar's aria-valuetext), then `facts` (the lines under the bar: raised, percent, donors,
+ * time left when it ends). `opens` / `ended` instead for a scheduled or ended campaign.
+ */
+export function campaignFacts({ figures, locale, now, timeZone }: CampaignHeroInput): {
+  facts: string[];
+  progress: { shownPercent: number; label: string; valueText: string } | null;
+  opens: string | null;
+  ended: string | null;
+} {
+  const i18n = serverI18n(locale);
+  const money = (cents: number) => formatDollars(centsToDollars(cents), locale === 'es' ? 'es-US' : 'en-US');
+  const raised = money(figures.raisedCents);
+  const dateTime = (iso: string) =>
+    new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  if (figures.status === 'scheduled' && figures.startsAt !== null) {
+    return { facts: [], progress: null, opens: i18n._('campaign.hero.opens', { date: dateTime(figures.startsAt) }), ended: null };
+  }
+  if (figures.status === 'ended') return { facts: [], progress: null, opens: null, ended: i18n._('campaign.hero.ended', { raised }) };
+  const facts: string[] = [];
+  let progress: { shownPercent: number; label: string; valueText: string } | null = null;
+  if (figures.goalCents === null) {
+    facts.push(i18n._('campaign.hero.raised', { raised }));
+  } else {
+    const goal = money(figures.goalCents);
+    const percent = Math.floor((figures.raisedCents * 100) / figures.goalCents);
+    facts.push(i18n._('campaign.hero.raisedOfGoal', { raised, goal }), i18n._('campaign.hero.percent', { percent }));
+    progress = {
+      shownPercent: Math.min(100, percent),
+      label: i18n._('campaign.hero.progressLabel'),
+      valueText: i18n._('campaign.hero.progressText', { raised, goal, percent }),
+    };
+  }
+  facts.push(i18n._('campaign.hero.donors', { count: figures.donorCount }));
+  if (figures.endsAt !== null) facts.push(timeLeftText(new Date(figures.endsAt), now, locale, timeZone));
+  return { facts, progress, opens: null, ended: null };
+}
+
+/**
  * The campaign hero's markup (decision 0102), every staff-supplied text HTML-escaped: the title (`h1`) and description,
  * then by status: live, the raised amount, and with a goal the goal, percentage and a `progressbar` (aria-valuenow, min,
  * max and aria-valuetext in words), the number of donors and the time left; scheduled, when it opens and that gifts go to
  * the general work; ended, that it has ended, what it raised, and the same. Styled with inline `style` attributes
  * (allowed by the CSP's `style-src-attr`), so it needs no script or style tag.
  */
-export function campaignHeroHtml({ figures, supporters = [], locale, now, timeZone }: CampaignHeroInput): string {
-  const i18n = serverI18n(locale);
-  const money = (cents: number) => formatDollars(centsToDollars(cents), locale === 'es' ? 'es-US' : 'en-US');
-  const raised = money(figures.raisedCents);
-  const dateTime = (iso: string) =>
-    new Intl.DateTimeFormat(locale, { timeZone, dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+export function campaignHeroHtml(input: CampaignHeroInput): string {
+  const { figures, supporters = [], locale, timeZone } = input;
   const paragraph = (text: string, style = 'margin:0 0 16px;font-size:1.0625rem;max-width:60ch') =>
     `<p style="${style}">${escapeHtml(text)}</p>`;
+  const { facts, progress, opens, ended } = campaignFacts(input);
   let body = '';
-  if (figures.status === 'scheduled' && figures.startsAt !== null) {
-    body = paragraph(i18n._('campaign.hero.opens', { date: dateTime(figures.startsAt) }));
-  } else if (figures.status === 'ended') {
-    body = paragraph(i18n._('campaign.hero.ended', { raised }));
+  if (opens !== null) {
+    body = paragraph(opens);
+  } else if (ended !== null) {
+    body = paragraph(ended);
   } else {
-    const facts: string[] = [];
-    if (figures.goalCents === null) {
-      facts.push(i18n._('campaign.hero.raised', { raised }));
-    } else {
-      const goal = money(figures.goalCents);
-      const percent = Math.floor((figures.raisedCents * 100) / figures.goalCents);
-      const shown = Math.min(100, percent);
-      facts.push(i18n._('campaign.hero.raisedOfGoal', { raised, goal }), i18n._('campaign.hero.percent', { percent }));
+    if (progress !== null) {
       body +=
-        `<div role="progressbar" aria-label="${escapeHtml(i18n._('campaign.hero.progressLabel'))}" aria-valuemin="0" ` +
-        `aria-valuemax="100" aria-valuenow="${shown}" aria-valuetext="${escapeHtml(i18n._('campaign.hero.progressText', { raised, goal, percent }))}" ` +
+        `<div role="progressbar" aria-label="${escapeHtml(progress.label)}" aria-valuemin="0" ` +
+        `aria-valuemax="100" aria-valuenow="${progress.shownPercent}" aria-valuetext="${escapeHtml(progress.valueText)}" ` +
         `style="height:12px;border-radius:6px;background:rgba(255,255,255,0.3);overflow:hidden;margin:0 0 12px;max-width:60ch">` +
-        `<div style="height:100%;width:${shown}%;background:#ffffff"></div></div>`;
+        `<div style="height:100%;width:${progress.shownPercent}%;background:#ffffff"></div></div>`;
     }
-    facts.push(i18n._('campaign.hero.donors', { count: figures.donorCount }));
-    if (figures.endsAt !== null) facts.push(timeLeftText(new Date(figures.endsAt), now, locale, timeZone));
     body +=
       '<ul style="list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px 24px;font-size:1.0625rem;font-weight:600">' +
       facts.map((fact) => `<li>${escapeHtml(fact)}</li>`).join('') +

@@ -7,6 +7,9 @@ import type { ReceiptLinkSigner } from '../receipts/receipt-link';
 import { campaignRoutes } from './routes';
 import { supporterRoutes } from './supporter-routes';
 import { upgradeCampaignsSetting } from './upgrade';
+import { campaignFacts } from './hero';
+import type { CampaignFigures, CampaignGoalBar } from '../../shared/campaign-api';
+import type { Locale } from '../../shared/i18n/locales';
 
 /**
  * Campaigns that staff run (issue #34; decision 0101), the public side: the upgrade from CAMPAIGNS (once per database,
@@ -20,7 +23,11 @@ export async function registerCampaigns(
 ): Promise<CampaignFiguresCache> {
   await upgradeCampaignsSetting(db, config.campaigns, app.log);
   const figures = createCampaignFiguresCache({ db, clock, maxAgeMs: config.campaignFiguresMaxAgeMs });
-  await app.register(campaignRoutes, { figures });
+  const goalBarOf = (found: CampaignFigures, locale: Locale): CampaignGoalBar => {
+    const words = campaignFacts({ figures: found, locale, now: clock.now(), timeZone: config.staffTimeZone });
+    return { slug: found.slug, title: found.title, progress: words.progress, facts: words.facts, note: words.opens ?? words.ended };
+  };
+  await app.register(campaignRoutes, { figures, embedOrigins: config.embedOrigins, goalBarOf });
   await app.register(supporterRoutes, { db, clock, links });
   return figures;
 }

@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { API_PATHS } from '../../shared/api';
-import { CampaignFiguresQuerySchema, CampaignFiguresSchema, CampaignSlugParamsSchema } from '../../shared/campaign-api';
+import { CampaignFiguresQuerySchema, CampaignFiguresSchema, CampaignGoalBarSchema, CampaignSlugParamsSchema, type CampaignGoalBar } from '../../shared/campaign-api';
+import type { CampaignFigures } from '../../shared/campaign-api';
+import type { Locale } from '../../shared/i18n/locales';
+import { allowEmbedOrigin } from '../http/embed-frame';
 import { errorAnswers } from '../http/error-answers';
 import { apiError, NOT_FOUND_MESSAGE } from '../http/errors';
 import type { CampaignFiguresCache } from './figures-cache';
@@ -12,7 +15,11 @@ import type { CampaignFiguresCache } from './figures-cache';
  * of that minute (`Cache-Control: public, max-age=...`). 404 for an unknown or draft campaign; 400 (fieldErrors) a
  * malformed slug or an unknown parameter; nothing is written.
  */
-export const campaignRoutes: FastifyPluginAsyncZod<{ figures: CampaignFiguresCache }> = async (app, { figures }) => {
+export const campaignRoutes: FastifyPluginAsyncZod<{
+  figures: CampaignFiguresCache;
+  embedOrigins: readonly string[];
+  goalBarOf: (figures: CampaignFigures, locale: Locale) => CampaignGoalBar;
+}> = async (app, { figures, embedOrigins, goalBarOf }) => {
   app.get(
     API_PATHS.campaign,
     {
@@ -24,10 +31,36 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ figures: CampaignFiguresCac
       },
     },
     async (request, reply) => {
+      // An EMBED_ORIGINS page may read it (issue #35: a goal bar of its own).
+      allowEmbedOrigin(request.headers.origin, reply, embedOrigins);
       const found = await figures.publicCampaign(request.params.slug.toLowerCase(), request.query.locale);
       if (!found) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
       const maxAgeSeconds = Math.max(0, Math.floor((figures.maxAgeMs - found.ageMs) / 1000));
       return reply.code(200).header('cache-control', `public, max-age=${maxAgeSeconds}`).send(found.figures);
+    },
+  );
+
+  /**
+   * GET /api/campaigns/<slug>/goal-bar?locale=en|es (issue #35, `<reef-donate mode="goal">`): the same figures in words
+   * (CampaignGoalBarSchema), as the campaign hero writes them, readable by EMBED_ORIGINS pages (CORS). Cached like the
+   * figures. 404 unknown or draft; 400 malformed slug or unknown parameter; nothing is written.
+   */
+  app.get(
+    API_PATHS.campaignGoalBar,
+    {
+      schema: {
+        summary: "A campaign's goal bar in words: title, progress, raised, donors, time left",
+        params: CampaignSlugParamsSchema,
+        querystring: CampaignFiguresQuerySchema,
+        response: { 200: CampaignGoalBarSchema, ...errorAnswers(400, 404, 500) },
+      },
+    },
+    async (request, reply) => {
+      allowEmbedOrigin(request.headers.origin, reply, embedOrigins);
+      const found = await figures.publicCampaign(request.params.slug.toLowerCase(), request.query.locale);
+      if (!found) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
+      const maxAgeSeconds = Math.max(0, Math.floor((figures.maxAgeMs - found.ageMs) / 1000));
+      return reply.code(200).header('cache-control', `public, max-age=${maxAgeSeconds}`).send(goalBarOf(found.figures, request.query.locale));
     },
   );
 };

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import fastifyCookie, { type CookieSerializeOptions } from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME, HOST_COOKIE_PREFIX } from '../../shared/api';
+import { CSRF_COOKIE_NAME, CSRF_HEADER_NAME, CSRF_HTTPS_COOKIE_NAME, EMBED_TOKEN_HEADER, HOST_COOKIE_PREFIX } from '../../shared/api';
 import type { ServerConfig } from '../platform/config';
-import { apiError, FOREIGN_ORIGIN_MESSAGE } from './errors';
+import { apiError, CSRF_FAILED_MESSAGE, FOREIGN_ORIGIN_MESSAGE } from './errors';
 import { isMachineRoute } from './machine-routes';
+import { EMBED_TOKEN_ROUTES, type EmbedTokens } from './embed-frame';
 
 /**
  * Cross-site request forgery protection (spec section 7; issues #2 and #4; OWASP CSRF Prevention Cheat Sheet;
@@ -16,6 +17,8 @@ import { isMachineRoute } from './machine-routes';
  * 2. the signed double-submit token: the page response sets the visitor's secret (httpOnly, signed with
  *    COOKIE_SECRET) and a token derived from that secret, readable by the page's script, which echoes it
  *    in the `X-XSRF-TOKEN` header; a missing or foreign token is 403 CSRF_FAILED_MESSAGE.
+ * A framed page (issue #35) passes check 2 with its signed page token instead, on the donation routes only, with an
+ * `Origin` header required (embed-frame.ts; decision 0105).
  * Both cookies are SameSite=Strict, path `/`, no Domain; over HTTPS they are Secure and named with the
  * `__Host-` prefix (a sibling subdomain or a network attacker cannot plant or overwrite them).
  * See docs/decisions/0031-csp-nonce-origin-checks-host-cookies.md.
@@ -112,6 +115,7 @@ const SECRET_COOKIE_OPTIONS = { path: '/', sameSite: 'strict', httpOnly: true, s
 export async function registerCsrfProtection(
   app: FastifyInstance,
   config: Pick<ServerConfig, 'cookieSecret' | 'site'>,
+  embedTokens?: EmbedTokens,
 ): Promise<void> {
   await app.register(fastifyCookie, { secret: config.cookieSecret });
   await app.register(fastifyCsrf, {
@@ -155,6 +159,18 @@ export async function registerCsrfProtection(
       // NOTE: the Origin is logged (it is not donor data) so an operator can see where forged requests come from.
       request.log.warn({ reason, origin: request.headers.origin, secFetchSite: request.headers['sec-fetch-site'] }, 'Request from a foreign site refused');
       reply.code(403).send(apiError(FOREIGN_ORIGIN_MESSAGE));
+      return;
+    }
+    // A framed page on another site (issue #35; decision 0105) gets no SameSite cookie: on the donation routes its
+    // signed page token stands in for the cookie pair, with an Origin that must be present (and, checked above, our own).
+    const embedToken = headerValue(request.headers[EMBED_TOKEN_HEADER.toLowerCase()]);
+    if (embedTokens !== undefined && embedToken !== undefined && EMBED_TOKEN_ROUTES.has(request.url.split('?', 1)[0] ?? '')) {
+      if (request.headers.origin !== undefined && embedTokens.verify(embedToken)) {
+        done();
+        return;
+      }
+      request.log.warn({ origin: request.headers.origin }, 'Framed page token refused');
+      reply.code(403).send(apiError(CSRF_FAILED_MESSAGE));
       return;
     }
     app.csrfProtection(request, reply, done);

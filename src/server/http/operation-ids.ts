@@ -28,6 +28,9 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   // A donor's choice to appear on a campaign's supporters' list (from the thank-you page).
   'GET /api/campaign-supporters/:token': 'getSupporterChoice',
   'PUT /api/campaign-supporters/:token': 'putSupporterChoice',
+  'GET /api/campaigns/:slug/goal-bar': 'getCampaignGoalBar',
+  // Embedding (issue #35): whether the asking page may frame the donation pages.
+  'GET /api/embed/status': 'getEmbedStatus',
   // Receipts, by capability link.
   'GET /api/receipts/pdf/:token': 'getReceiptPdf',
   'POST /api/receipts/resend': 'emailReceiptLinks',

@@ -61,6 +61,17 @@ export const STAFF_PAGE_PERMISSIONS_POLICY = POWERFUL_FEATURES.map((feature) =>
   feature === 'publickey-credentials-get' ? `${feature}=(self)` : `${feature}=()`,
 ).join(', ');
 
+/**
+ * The Permissions-Policy of a framed donation page in Stripe mode (issue #35: Apple Pay and Google Pay inside a frame):
+ * the same, except that the page and Stripe.js's frames (`stripeOrigins`) may use the Payment Request API
+ * (`payment=(self "https://js.stripe.com" ...)`; W3C Payment Request API, section 13; the host's `<iframe allow="payment">`
+ * delegates it to our frame, this lets it on to Stripe's).
+ */
+export function framedPagePermissionsPolicy(stripeOrigins: readonly string[]): string {
+  const allowed = ['self', ...stripeOrigins.map((origin) => `"${origin}"`)].join(' ');
+  return POWERFUL_FEATURES.map((feature) => (feature === 'payment' ? `${feature}=(${allowed})` : `${feature}=()`)).join(', ');
+}
+
 /** Referrer-Policy: other sites (share targets, the organisation's site) see this site's origin only, never a path. */
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin';
 

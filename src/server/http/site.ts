@@ -14,6 +14,9 @@ import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
 import { cspNonce, prepareNoncedPage, STAFF_PAGE_PERMISSIONS_POLICY } from './security-headers';
 import { escapeHtml } from '../../shared/html-escape';
+import { EMBED_PATH_PREFIX } from '../../shared/embed-protocol';
+import { type EmbedTokens, frameHeadersOf, isEmbedPagePath } from './embed-frame';
+import { EMBED_META_NAME } from '../../shared/api';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
@@ -114,6 +117,30 @@ function shellTexts(locale: Locale): { title: string; description: string; noscr
  */
 export type CampaignHeroOf = (slug: string, locale: Locale) => Promise<string | undefined>;
 
+/** What {@link registerSite} needs to serve the framed pages (issue #35; decision 0104). */
+export interface EmbedPages {
+  /** EMBED_ORIGINS: who may frame them. */
+  origins: readonly string[];
+  /** Their per-page tokens (decision 0105). */
+  tokens: EmbedTokens;
+  /** The Permissions-Policy of a framed page, when it differs from every page's (Stripe mode: `payment` for Stripe.js). */
+  permissionsPolicy?: string;
+}
+
+/**
+ * The style of a framed page (issue #35): the site's toolbar hidden (the host page is the frame's header) and the shell's
+ * full-screen height dropped, so the page is as tall as its screen and the frame can follow it (no white space left
+ * after a step shrinks). CSS rather than another React tree, so the pre-rendered /donate hydrates as it is.
+ */
+export const EMBED_PAGE_STYLE = '[data-site-toolbar]{display:none!important}[data-app-shell]{min-height:0!important}[data-app-shell]>main{padding-bottom:16px!important}';
+
+/** `html` with the framed page's `<meta name="embed-frame">` (its token and the origins it may post to) and style before `</head>`. */
+function withEmbedHead(html: string, nonce: string, meta: { token: string; origins: readonly string[] }): string {
+  const head = `<meta name="${EMBED_META_NAME}" content="${escapeHtml(JSON.stringify(meta))}"><style nonce="${nonce}">${EMBED_PAGE_STYLE}</style>`;
+  const headEnd = html.search(/<\/head>/i);
+  return headEnd === -1 ? head + html : `${html.slice(0, headEnd)}${head}${html.slice(headEnd)}`;
+}
+
 /**
  * Registers the site's routes on `app`. Reads WEB_ROOT/index.html once, now; when it is missing, page
  * routes answer 503 with {@link SITE_NOT_BUILT_MESSAGE} (API-only tests, or before `npm run build`).
@@ -126,7 +153,7 @@ export type CampaignHeroOf = (slug: string, locale: Locale) => Promise<string | 
 export async function registerSite(
   app: FastifyInstance,
   config: Pick<ServerConfig, 'webRoot' | 'site'>,
-  { campaignHero }: { campaignHero?: CampaignHeroOf } = {},
+  { campaignHero, embed }: { campaignHero?: CampaignHeroOf; embed?: EmbedPages } = {},
 ): Promise<void> {
   const indexHtml = await readPageFile(config.webRoot, 'index.html');
   // NOTE: the page is prepared once; each response only joins it with its own CSP nonce (issue #4).
@@ -160,16 +187,24 @@ export async function registerSite(
   };
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
-    const page = shells.get(localeOfPath(request.url.split(/[?#]/, 1)[0] ?? '/'));
+    // A framed page (issue #35): the page of the path after `/embed`, with the framing headers and its token.
+    const framed = embed !== undefined && isEmbedPagePath(request.url.split(/[?#]/, 1)[0] ?? '');
+    const url = framed ? request.url.slice(EMBED_PATH_PREFIX.length) : request.url;
+    const page = shells.get(localeOfPath(url.split(/[?#]/, 1)[0] ?? '/'));
     if (page === undefined) {
       return reply.code(503).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(SITE_NOT_BUILT_MESSAGE);
     }
     issueCsrfCookies(request, reply);
-    const prerenderedPage = prerenderedPageFor(request.url);
+    const prerenderedPage = prerenderedPageFor(url);
     const chosen = prerendered.get(prerenderedPage?.path ?? '');
-    if (isStaffPagePath(request.url.split('?')[0] ?? '')) reply.headers(STAFF_PAGE_HEADERS);
+    if (isStaffPagePath(url.split('?')[0] ?? '')) reply.headers(STAFF_PAGE_HEADERS);
     else reply.header('cache-control', 'no-cache');
-    const html = (chosen ?? page).render(cspNonce(reply));
+    const nonce = cspNonce(reply);
+    let html = (chosen ?? page).render(nonce);
+    if (framed && !isStaffPagePath(url.split('?')[0] ?? '')) {
+      frameHeadersOf(reply, embed.origins, embed.permissionsPolicy);
+      html = withEmbedHead(html, nonce, { token: embed.tokens.create(), origins: embed.origins });
+    }
     const hero = chosen && prerenderedPage ? await campaignHeroOfRequest(request, prerenderedPage.locale) : undefined;
     return reply.type('text/html; charset=utf-8').send(hero === undefined ? html : fillCampaignHeroSlot(html, hero));
   };

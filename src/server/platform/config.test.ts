@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       paymentGateway: 'test',
       refundSettlePause: false,
       site: DEFAULT_SITE_CONFIG,
+      embedOrigins: [],
       logLevel: 'info',
       cookieSecret: DEVELOPMENT_COOKIE_SECRET,
       webRoot: path.join(repoRoot, 'dist', 'web'),
@@ -102,6 +103,14 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads EMBED_ORIGINS as origins, each once, and lets no site frame the pages when it is unset (issue #35)', () => {
+    expect(loadConfig({}).embedOrigins).toEqual([]);
+    expect(loadConfig({ EMBED_ORIGINS: ' https://Reef.Example.org/ , http://localhost:8080,https://reef.example.org' }).embedOrigins).toEqual([
+      'https://reef.example.org',
+      'http://localhost:8080',
+    ]);
+  });
+
   it('links to the site on its own PORT when PUBLIC_URL is unset', () => {
     const config = loadConfig({ PORT: '3300' });
     expect(config.site.publicUrl).toBe('http://localhost:3300');
@@ -130,6 +139,10 @@ describe('loadConfig', () => {
     ['RECONCILE_INTERVAL_MS', String(25 * 60 * 60 * 1000)],
     ['SHUTDOWN_TIMEOUT_MS', '0'],
     ['SHUTDOWN_TIMEOUT_MS', '10s'],
+    ['EMBED_ORIGINS', '*'],
+    ['EMBED_ORIGINS', 'https://reef.example.org/donate'],
+    ['EMBED_ORIGINS', 'ftp://reef.example.org'],
+    ['EMBED_ORIGINS', 'https://reef.example.org,not an origin'],
   ])('rejects a bad %s, naming it', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
   });

@@ -176,6 +176,39 @@ const staffEmailsVar = z.string().transform((value, ctx) => {
   return unique;
 });
 
+/** Most origins EMBED_ORIGINS may list: the reserve's sites and its partners', not the whole web. */
+const MAX_EMBED_ORIGINS = 50;
+
+/**
+ * EMBED_ORIGINS (issue #35; decision 0104): the origins allowed to frame the donation pages, separated by commas (spaces
+ * around them ignored), each an http(s) origin with no path (`https://reef.example.org`, `http://localhost:8080`), at most
+ * {@link MAX_EMBED_ORIGINS}; returned as origins (`new URL(...).origin`: lower-case host, default port dropped), each once.
+ * NOTE: no wildcard: a `*` would let any page frame the payment form (clickjacking; OWASP Clickjacking Defense Cheat Sheet).
+ */
+const embedOriginsVar = z.string().transform((value, ctx) => {
+  const listed = value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  const origins: string[] = [];
+  for (const entry of listed) {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {
+      url = undefined;
+    }
+    // An origin only: scheme, host and port, nothing else (a trailing slash allowed).
+    if (url === undefined || !/^https?:$/.test(url.protocol) || url.origin.toLowerCase() !== entry.replace(/\/$/, '').toLowerCase()) {
+      ctx.addIssue({ code: 'custom', message: `must be http(s) origins separated by commas, like https://reef.example.org; ${JSON.stringify(entry)} is not one` });
+      return z.NEVER;
+    }
+    if (!origins.includes(url.origin)) origins.push(url.origin);
+  }
+  if (origins.length > MAX_EMBED_ORIGINS) {
+    ctx.addIssue({ code: 'custom', message: `must list at most ${MAX_EMBED_ORIGINS} origins` });
+    return z.NEVER;
+  }
+  return origins;
+});
+
 /** DIGEST_HOUR: a whole hour from 0 to 23. */
 const digestHourVar = z
   .string()
@@ -212,6 +245,7 @@ const EnvSchema = z.object({
   STRIPE_JS_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })),
   ORGANIZATION_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
   PUBLIC_URL: optionalVar(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })),
+  EMBED_ORIGINS: optionalVar(embedOriginsVar),
   LOG_LEVEL: optionalVar(z.enum(LOG_LEVELS, { error: `must be one of: ${LOG_LEVELS.join(', ')}` })),
   COOKIE_SECRET: optionalVar(
     z.string().min(COOKIE_SECRET_MIN_LENGTH, `must be at least ${COOKIE_SECRET_MIN_LENGTH} characters`),
@@ -307,6 +341,11 @@ export interface ServerConfig {
   stripe: StripeSettings | undefined;
   /** Deployment settings handed to the page (ORGANIZATION_URL, PUBLIC_URL; issue #2; MIN_DONATION_AMOUNT, issue #4). */
   site: SiteConfig;
+  /**
+   * The origins allowed to frame the donation pages (EMBED_ORIGINS, issue #35; decision 0104), as URL origins; empty
+   * (the default) when no site may frame them.
+   */
+  embedOrigins: readonly string[];
   /** pino log level (LOG_LEVEL, default info). */
   logLevel: (typeof LOG_LEVELS)[number];
   /** Secret that signs cookies, at least 32 characters (COOKIE_SECRET; a development default outside production). */
@@ -502,6 +541,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       payments: stripe ? { gateway: 'stripe', publishableKey: stripe.publishableKey, stripeJsUrl: stripe.jsUrl } : { gateway: 'test' },
       feeCoverage: feeCoverageSettings(vars),
     },
+    embedOrigins: vars.EMBED_ORIGINS ?? [],
     logLevel: vars.LOG_LEVEL ?? 'info',
     cookieSecret: vars.COOKIE_SECRET ?? DEVELOPMENT_COOKIE_SECRET,
     webRoot: path.resolve(vars.WEB_ROOT ?? DEFAULT_WEB_ROOT),

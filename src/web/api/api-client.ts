@@ -1,4 +1,5 @@
-import { CSRF_HEADER_NAME } from '../../shared/api';
+import { CSRF_HEADER_NAME, EMBED_TOKEN_HEADER } from '../../shared/api';
+import { embedPageToken } from '../embed/frame/embed-frame';
 import { readCsrfToken } from './csrf';
 
 /** Methods that change nothing on the server and so carry no CSRF header (spec section 7). */
@@ -20,7 +21,7 @@ export interface ApiFetchInit extends Omit<RequestInit, 'body'> {
 /**
  * `fetch` for the site's API. For a relative URL and a method other than GET/HEAD it echoes the
  * `XSRF-TOKEN` cookie's value in the `X-XSRF-TOKEN` header (spec section 7; issue #2: signed
- * double-submit). `json` is serialised as the body with `Content-Type: application/json`.
+ * double-submit), and on a framed page its page token in `X-Embed-Token` (issue #35). `json` is serialised as the body with `Content-Type: application/json`.
  * Returns the Response whatever its status; network failures reject as `fetch` does.
  */
 export function apiFetch(url: string, { json, headers: initHeaders, ...init }: ApiFetchInit = {}): Promise<Response> {
@@ -30,6 +31,9 @@ export function apiFetch(url: string, { json, headers: initHeaders, ...init }: A
   if (!SAFE_METHODS.has(method) && isRelativeUrl(url)) {
     const token = readCsrfToken();
     if (token !== null) headers.set(CSRF_HEADER_NAME, token);
+    // A framed page on another site has no cookie: its page token instead (issue #35; decision 0105).
+    const embedToken = embedPageToken();
+    if (embedToken !== null) headers.set(EMBED_TOKEN_HEADER, embedToken);
   }
   let body: BodyInit | undefined;
   if (json !== undefined) {

@@ -6,21 +6,28 @@ import { createEmotionCache, readCspNonce } from '../emotion-cache';
 import { holdsPrerenderedRoute } from '../prerender-page';
 import { loadCatalogue } from '../i18n/catalogues';
 import { localeOfPath } from '../../shared/i18n/locale-paths';
+import { appPathname, isEmbeddedPage, startEmbedFrame } from '../embed/frame/embed-frame';
+import { EmbedRouter } from '../embed/frame/embed-router';
 
 /**
  * The last stage of the app's start (issue #20, decision 0070): the site itself (router, screens, MUI's
  * components), evaluated in a task of its own after the React and theme stages; `startSite` then renders or
  * hydrates it into `container`.
  * /donate arrives pre-rendered (issue #5, decision 0021): its markup is hydrated; every other route gets the empty
- * shell and renders from scratch. Hydrating in a transition lets React yield every few milliseconds instead of
+ * shell and renders from scratch. A framed page (`/embed/...`, issue #35) is the same app with the router's basename
+ * `/embed`. Hydrating in a transition lets React yield every few milliseconds instead of
  * blocking the main thread for the whole tree (Total Blocking Time); a tap meanwhile makes React finish hydrating
  * what it lands on at once and then handle it.
  */
 export async function startSite(container: HTMLElement): Promise<void> {
   // The page's language's landing texts before the first render: hydration must render what the markup shows (issue #24).
-  await loadCatalogue(localeOfPath(window.location.pathname), 'landing');
-  const app = <SiteRoot cache={createEmotionCache(readCspNonce())} />;
-  if (holdsPrerenderedRoute(container, window.location.pathname)) {
+  // A framed page (issue #35): the same screens under `/embed`, talking to the page that frames it.
+  const embedded = isEmbeddedPage();
+  if (embedded) startEmbedFrame();
+  const pathname = appPathname();
+  await loadCatalogue(localeOfPath(pathname), 'landing');
+  const app = <SiteRoot cache={createEmotionCache(readCspNonce())} Router={embedded ? EmbedRouter : undefined} />;
+  if (holdsPrerenderedRoute(container, pathname)) {
     beginHydration();
     startTransition(() => void hydrateRoot(container, app));
   } else {

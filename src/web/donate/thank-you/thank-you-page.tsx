@@ -29,6 +29,8 @@ import { AppAnchor } from '../../components/app-anchor';
 import { rememberedCampaign } from '../../state/campaign-memory';
 import { campaignShareUrl } from './campaign-share';
 import { SupporterChoiceBoxes } from './supporter-choice';
+import { useEffect } from 'react';
+import { isEmbeddedPage, postToHost } from '../../embed/frame/embed-frame';
 
 /**
  * The thank-you page, /donate/thank-you (spec section 2): the outcome with a 'Test Transaction'
@@ -38,7 +40,9 @@ import { SupporterChoiceBoxes } from './supporter-choice';
  * result the donor is sent to /donate (spec section 4, guards). Under the details: 'Download your receipt (PDF)'
  * when the result carries its receipt link (a new tab), and how to get receipts again on /donate/receipts (issue #12).
  * The share buttons share /donate with the campaign of the donor's link, if any (issue #23). After a gift by a campaign's
- * link, "Show my name on the campaign page" (issue #34, decision 0103: SupporterChoiceBoxes).
+ * link, "Show my name on the campaign page" (issue #34, decision 0103: SupporterChoiceBoxes). Inside `<reef-donate>`'s
+ * frame (issue #35) it tells the host page the gift was made (amount, frequency, campaign, currency: nothing personal),
+ * and the receipts link opens a new top-level tab.
  */
 export function ThankYouPage() {
   const { i18n } = useTranslation();
@@ -47,8 +51,14 @@ export function ThankYouPage() {
   const navigate = useNavigate();
   const title = i18n._('thankYou.heading');
   usePageTitle(title);
+  // Inside the frame (issue #35): the host page hears of the gift, without the donor's name, e-mail or card.
+  useEffect(() => {
+    if (result) postToHost({ event: 'completed', amount: result.amount, frequency: result.recurring?.frequency ?? 'one-time', campaign: rememberedCampaign(), currency: 'USD' });
+  }, [result]);
   if (!result) return <Navigate to={to(PATHS.donate)} replace />;
   const { organizationUrl, publicUrl } = getSiteConfig();
+  // In the frame (issue #35) the receipts page opens as a new top-level tab, like the other outbound links.
+  const embedded = isEmbeddedPage();
 
   const donateAgain = () => {
     clearAll();
@@ -90,7 +100,12 @@ export function ThankYouPage() {
             <Typography color="text.secondary">
               {/* NOTE: inline-block with a 24 px line, so the link is a 24 px target (WCAG 2.5.8) like the page's others. */}
               {i18n._('thankYou.lostReceipt')}{' '}
-              <Link component={AppAnchor} to={to(PATHS.receipts)} sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}>
+              <Link
+                {...(embedded
+                  ? { href: new URL(to(PATHS.receipts), publicUrl).href, target: '_blank', rel: 'noopener noreferrer', 'aria-describedby': NEW_TAB_HINT_ID }
+                  : { component: AppAnchor, to: to(PATHS.receipts) })}
+                sx={{ display: 'inline-block', lineHeight: '24px', minHeight: 24 }}
+              >
                 {i18n._('thankYou.lostReceiptLink')}
               </Link>
             </Typography>

@@ -1,3 +1,4 @@
+import { EmbedSnippets } from './embed-snippets';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TableCell from '@mui/material/TableCell';
@@ -76,6 +77,7 @@ export function CampaignPage() {
           <p>
             <StaffLink to={`${STAFF_PAGES.donations}?campaign=${encodeURIComponent(campaign.fields.slug)}`}>Its gifts in the donations list</StaffLink>
           </p>
+          <EmbedSnippets campaign={campaign.fields.slug} />
           <ChartFigure
             title="Raised over time"
             chartLabel="Line chart of the total raised by the end of each day with a gift; the table has the same figures."

@@ -1,3 +1,4 @@
+import { EmbedSnippets } from './embed-snippets';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TableCell from '@mui/material/TableCell';
@@ -87,6 +88,8 @@ export function CampaignsPage() {
           </HeadedTable>
         </Box>
       )}
+      {/* The plain form's snippets, for a page with no campaign (issue #35). */}
+      <EmbedSnippets />
       {creating && data && (
         <CampaignDialog timeZone={data.timeZone} onClose={() => setCreating(false)} onSaved={(id) => void navigate(campaignPagePath(id))} />
       )}

@@ -19,13 +19,16 @@ import { createPaymentIntentAttempt } from './payment-intent-attempt';
 import type { StripeCheckout } from './stripe-checkout';
 import { StripePaymentField } from './stripe-payment-field';
 import { useTranslation } from '../../../i18n/use-translation';
+import { isEmbeddedPage } from '../../../embed/frame/embed-frame';
+import { EMBED_PATH_PREFIX } from '../../../../shared/embed-protocol';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from './stripe-payments';
 
 /** Stripe.js errors after which the intent can be confirmed again with another card (Stripe: "Error types"). */
 const RETRYABLE_ON_SAME_INTENT: ReadonlySet<string> = new Set(['card_error', 'validation_error']);
 
 /** Where Stripe sends the donor back after a payment method that redirects (cards never do with `if_required`). */
-const returnUrl = () => new URL(PATHS.donationForm, window.location.href).href;
+// NOTE: inside the frame (issue #35) back to the framed form, which may be framed; the site's own form may not.
+const returnUrl = () => new URL(`${isEmbeddedPage() ? EMBED_PATH_PREFIX : ''}${PATHS.donationForm}`, window.location.href).href;
 
 /**
  * The form inside Stripe's `<Elements>`: the donor's details validated as in test mode, and the Payment Element

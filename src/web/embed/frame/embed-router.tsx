@@ -1,0 +1,11 @@
+import type { ReactNode } from 'react';
+import { BrowserRouter } from 'react-router';
+import { EMBED_PATH_PREFIX } from '../../../shared/embed-protocol';
+
+/**
+ * The router of the framed pages (issue #35; decision 0104): the browser's history under the basename `/embed`, so every
+ * screen, link and redirect of the site works unchanged inside the frame (`/donate/form` is `/embed/donate/form`).
+ */
+export function EmbedRouter({ children }: { children?: ReactNode }) {
+  return <BrowserRouter basename={EMBED_PATH_PREFIX}>{children}</BrowserRouter>;
+}
