@@ -31,11 +31,6 @@ export const CSRF_HTTPS_COOKIE_NAME = `${HOST_COOKIE_PREFIX}${CSRF_COOKIE_NAME}`
 /** Header in which the page echoes the CSRF cookie's value (issue #2; spec section 7). */
 export const CSRF_HEADER_NAME = 'X-XSRF-TOKEN';
 
-/** Header in which a framed donation page echoes its page token (issue #35; decision 0105). */
-export const EMBED_TOKEN_HEADER = 'X-Embed-Token';
-/** Name of the `<meta>` tag carrying a framed page's token and the origins it may post to (issue #35). */
-export const EMBED_META_NAME = 'embed-frame';
-
 /**
  * Header naming one donation attempt, so a retry of it can never charge twice (issue #3; Stripe's
  * idempotency keys; IETF draft "The Idempotency-Key HTTP Header Field").

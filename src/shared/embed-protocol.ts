@@ -15,8 +15,11 @@ export const EMBED_MESSAGE_SOURCE = 'reef-donate';
 export const EMBED_PROTOCOL_VERSION = 1;
 /** The query parameter carrying the frame's id from embed.js to the framed page. */
 export const EMBED_FRAME_ID_PARAM = 'frame';
-/** The path prefix of the framed pages: `/embed/donate`, `/embed/es/donate` (decision 0104). */
-export const EMBED_PATH_PREFIX = '/embed';
+
+/** Header in which a framed donation page echoes its page token (issue #35; decision 0105). */
+export const EMBED_TOKEN_HEADER = 'X-Embed-Token';
+/** Name of the `<meta>` tag carrying a framed page's token and the origins it may post to (issue #35). */
+export const EMBED_META_NAME = 'embed-frame';
 
 /** A frame's id: 8 to 32 lower-case letters and digits, made by embed.js per element. */
 export function isEmbedFrameId(value: unknown): value is string {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { API_PATHS, EMBED_META_NAME, EMBED_TOKEN_HEADER, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import { API_PATHS, IDEMPOTENCY_KEY_HEADER } from '../../shared/api';
+import { EMBED_META_NAME, EMBED_TOKEN_HEADER } from '../../shared/embed-protocol';
 import { createTestApp, validSubmission, type TestApp } from '../testing/test-app';
 import { createEmbedTokens, EMBED_TOKEN_VALIDITY_MS } from './embed-frame';
 

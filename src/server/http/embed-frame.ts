@@ -1,7 +1,7 @@
 import Tokens from '@fastify/csrf';
 import type { FastifyReply } from 'fastify';
 import { API_PATHS } from '../../shared/api';
-import { EMBED_PATH_PREFIX } from '../../shared/embed-protocol';
+import { EMBED_PATH_PREFIX } from '../../shared/embed-path-prefix';
 import { deriveKey } from '../platform/derived-key';
 
 /**

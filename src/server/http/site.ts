@@ -14,9 +14,9 @@ import type { ServerConfig } from '../platform/config';
 import { issueCsrfCookies } from './csrf';
 import { cspNonce, prepareNoncedPage, STAFF_PAGE_PERMISSIONS_POLICY } from './security-headers';
 import { escapeHtml } from '../../shared/html-escape';
-import { EMBED_PATH_PREFIX } from '../../shared/embed-protocol';
+import { EMBED_PATH_PREFIX } from '../../shared/embed-path-prefix';
 import { type EmbedTokens, frameHeadersOf, isEmbedPagePath } from './embed-frame';
-import { EMBED_META_NAME } from '../../shared/api';
+import { EMBED_META_NAME } from '../../shared/embed-protocol';
 
 /**
  * Serves the built React site (Vite's output in WEB_ROOT) from the same process as the API (issue #2):
@@ -130,9 +130,10 @@ export interface EmbedPages {
 /**
  * The style of a framed page (issue #35): the site's toolbar hidden (the host page is the frame's header) and the shell's
  * full-screen height dropped, so the page is as tall as its screen and the frame can follow it (no white space left
- * after a step shrinks). CSS rather than another React tree, so the pre-rendered /donate hydrates as it is.
+ * after a step shrinks). CSS rather than another React tree, so the pre-rendered /donate hydrates as it is; its selectors are
+ * the shell's place (AppShell: root's child, its toolbar MUI's AppBar), so /donate's JavaScript carries nothing for it.
  */
-export const EMBED_PAGE_STYLE = '[data-site-toolbar]{display:none!important}[data-app-shell]{min-height:0!important}[data-app-shell]>main{padding-bottom:16px!important}';
+export const EMBED_PAGE_STYLE = '#root>div>header.MuiAppBar-root{display:none!important}#root>div{min-height:0!important}#root>div>main{padding-bottom:16px!important}';
 
 /** `html` with the framed page's `<meta name="embed-frame">` (its token and the origins it may post to) and style before `</head>`. */
 function withEmbedHead(html: string, nonce: string, meta: { token: string; origins: readonly string[] }): string {

@@ -1,4 +1,5 @@
-import { CSRF_HEADER_NAME, EMBED_TOKEN_HEADER } from '../../shared/api';
+import { CSRF_HEADER_NAME } from '../../shared/api';
+import { EMBED_TOKEN_HEADER } from '../../shared/embed-protocol';
 import { embedPageToken } from '../embed/frame/embed-frame';
 import { readCsrfToken } from './csrf';
 

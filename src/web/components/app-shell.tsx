@@ -17,9 +17,8 @@ export function AppShell({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
   if (isStaffPagePath(pathname)) return children;
   return (
-    // NOTE: the data attributes let a framed page (issue #35) hide the toolbar and drop the full height by CSS (http/site.ts).
-    <Box data-app-shell="" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-      <AppBar data-site-toolbar="" position="static" color="primary" elevation={0} component="header">
+    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <AppBar position="static" color="primary" elevation={0} component="header">
         <Container maxWidth="md">
           <Toolbar disableGutters sx={{ gap: 2 }}>
             <SiteLogo />

@@ -6,8 +6,7 @@ import { createEmotionCache, readCspNonce } from '../emotion-cache';
 import { holdsPrerenderedRoute } from '../prerender-page';
 import { loadCatalogue } from '../i18n/catalogues';
 import { localeOfPath } from '../../shared/i18n/locale-paths';
-import { appPathname, isEmbeddedPage, startEmbedFrame } from '../embed/frame/embed-frame';
-import { EmbedRouter } from '../embed/frame/embed-router';
+import { appPathname, isEmbeddedPage } from '../embed/frame/embed-path';
 
 /**
  * The last stage of the app's start (issue #20, decision 0070): the site itself (router, screens, MUI's
@@ -22,11 +21,13 @@ import { EmbedRouter } from '../embed/frame/embed-router';
 export async function startSite(container: HTMLElement): Promise<void> {
   // The page's language's landing texts before the first render: hydration must render what the markup shows (issue #24).
   // A framed page (issue #35): the same screens under `/embed`, talking to the page that frames it.
-  const embedded = isEmbeddedPage();
-  if (embedded) startEmbedFrame();
+  // NOTE: its code is loaded on a framed page only, beside the catalogue: /donate carries none of it (issue #5's budget).
   const pathname = appPathname();
-  await loadCatalogue(localeOfPath(pathname), 'landing');
-  const app = <SiteRoot cache={createEmotionCache(readCspNonce())} Router={embedded ? EmbedRouter : undefined} />;
+  const [Router] = await Promise.all([
+    isEmbeddedPage() ? import('../embed/frame/embed-router').then(({ startFramedPage }) => startFramedPage()) : undefined,
+    loadCatalogue(localeOfPath(pathname), 'landing'),
+  ]);
+  const app = <SiteRoot cache={createEmotionCache(readCspNonce())} Router={Router} />;
   if (holdsPrerenderedRoute(container, pathname)) {
     beginHydration();
     startTransition(() => void hydrateRoot(container, app));

@@ -30,7 +30,8 @@ import { rememberedCampaign } from '../../state/campaign-memory';
 import { campaignShareUrl } from './campaign-share';
 import { SupporterChoiceBoxes } from './supporter-choice';
 import { useEffect } from 'react';
-import { isEmbeddedPage, postToHost } from '../../embed/frame/embed-frame';
+import { postToHost } from '../../embed/frame/embed-frame';
+import { isEmbeddedPage } from '../../embed/frame/embed-path';
 
 /**
  * The thank-you page, /donate/thank-you (spec section 2): the outcome with a 'Test Transaction'

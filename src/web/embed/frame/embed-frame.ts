@@ -1,8 +1,8 @@
-import { EMBED_META_NAME } from '../../../shared/api';
 import { CAMPAIGN_PARAM, normalizeCampaignSlug } from '../../../shared/campaign';
+import { isEmbeddedPage } from './embed-path';
 import {
   EMBED_FRAME_ID_PARAM,
-  EMBED_PATH_PREFIX,
+  EMBED_META_NAME,
   embedMessage,
   isEmbedFrameId,
   parseHostMessage,
@@ -20,16 +20,6 @@ import {
 interface EmbedFrameMeta {
   token: string;
   origins: string[];
-}
-
-/** True when this page is a framed page (its path starts with `/embed/`). */
-export function isEmbeddedPage(pathname: string = window.location.pathname): boolean {
-  return pathname.startsWith(`${EMBED_PATH_PREFIX}/`);
-}
-
-/** `pathname` without the framed pages' prefix (`/embed/es/donate` → `/es/donate`), as the app's routes see it. */
-export function appPathname(pathname: string = window.location.pathname): string {
-  return isEmbeddedPage(pathname) ? pathname.slice(EMBED_PATH_PREFIX.length) : pathname;
 }
 
 let meta: EmbedFrameMeta | null | undefined;

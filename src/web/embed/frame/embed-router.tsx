@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter } from 'react-router';
-import { EMBED_PATH_PREFIX } from '../../../shared/embed-protocol';
+import { EMBED_PATH_PREFIX } from '../../../shared/embed-path-prefix';
+import { startEmbedFrame } from './embed-frame';
 
 /**
  * The router of the framed pages (issue #35; decision 0104): the browser's history under the basename `/embed`, so every
@@ -8,4 +9,13 @@ import { EMBED_PATH_PREFIX } from '../../../shared/embed-protocol';
  */
 export function EmbedRouter({ children }: { children?: ReactNode }) {
   return <BrowserRouter basename={EMBED_PATH_PREFIX}>{children}</BrowserRouter>;
+}
+
+/**
+ * Starts the framed page's side (embed-frame.ts: `ready`, sizes, Esc, focus) and answers {@link EmbedRouter}. The site
+ * stage loads this module by `import()` on a framed page only, so /donate's JavaScript carries none of it (issue #5).
+ */
+export function startFramedPage(): typeof EmbedRouter {
+  startEmbedFrame();
+  return EmbedRouter;
 }

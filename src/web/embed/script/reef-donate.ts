@@ -1,4 +1,5 @@
-import { EMBED_FRAME_ID_PARAM, EMBED_PATH_PREFIX, embedMessage, type EmbedMessage, type FrameEvent } from '../../../shared/embed-protocol';
+import { EMBED_FRAME_ID_PARAM, embedMessage, type EmbedMessage, type FrameEvent } from '../../../shared/embed-protocol';
+import { EMBED_PATH_PREFIX } from '../../../shared/embed-path-prefix';
 import { acceptFrameEvent } from './accept-frame-event';
 
 /**

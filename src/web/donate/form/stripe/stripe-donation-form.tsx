@@ -19,8 +19,8 @@ import { createPaymentIntentAttempt } from './payment-intent-attempt';
 import type { StripeCheckout } from './stripe-checkout';
 import { StripePaymentField } from './stripe-payment-field';
 import { useTranslation } from '../../../i18n/use-translation';
-import { isEmbeddedPage } from '../../../embed/frame/embed-frame';
-import { EMBED_PATH_PREFIX } from '../../../../shared/embed-protocol';
+import { isEmbeddedPage } from '../../../embed/frame/embed-path';
+import { EMBED_PATH_PREFIX } from '../../../../shared/embed-path-prefix';
 import { STRIPE_JS_FAILED_MESSAGE, STRIPE_NOT_READY_MESSAGE, type StripePayments } from './stripe-payments';
 
 /** Stripe.js errors after which the intent can be confirmed again with another card (Stripe: "Error types"). */
