@@ -5,13 +5,16 @@ import { join } from 'node:path';
 import type { Frame, Locator, Page } from '@playwright/test';
 import { insertCampaign } from '../../src/server/campaigns/testing/campaign-rows';
 import { openTestDatabase, type TestDatabase } from '../../src/server/testing/test-database';
-import { startServerProcess, type ServerProcess } from '../../src/server/testing/server-process';
+import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { chromium, type BrowserContext } from '@playwright/test';
 import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../scripts/chromium-path';
 import { expectNoAxeViolations } from './a11y-helpers';
 import { E2E_PORT, ownServerEnv } from './e2e-env';
 import { expect, FUTURE_EXPIRY, TEST_CARDS, test as base } from './fixtures';
+import { API_PATHS } from '../../src/shared/api';
+import { startStripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { CARD_FRAME, stripeServerEnv, typeCard, WEBHOOK_SECRET } from './stripe-helpers';
 
 /**
  * Issue #35 in Chromium: `<reef-donate>` on a host page of ANOTHER SITE than the donation site (the host at
@@ -370,6 +373,43 @@ window.addEventListener('message', (event) => {
     expect((await hostEvents(page)).length).toBe(eventsBefore);
     expect((await hostEvents(page)).some((event) => event.type === 'reef-donate:completed')).toBe(false);
     expect(await iframe.evaluate((element) => element.getBoundingClientRect().height)).toBe(heightBefore);
+  });
+
+  test('in Stripe mode the frame allows payment, the Payment Element mounts inside it, and a gift completes there', async ({ page, pages }) => {
+    // The site in Stripe mode (a server of its own, on the Stripe stand-in), the same listed host.
+    const stripeApi = await startStripeApiStandIn();
+    const dataDir = await mkdtemp(join(tmpdir(), 'donation-embed-stripe-'));
+    const database = await openTestDatabase();
+    const server = await startServerProcess({ ...stripeServerEnv(stripeApi, dataDir, database), EMBED_ORIGINS: HOST });
+    stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
+    try {
+      pages.set('/stripe', hostPage(server.baseUrl, '<reef-donate amount="50" frequency="one-time" cause="marine-protected-areas"></reef-donate>'));
+      await page.goto(`${HOST}/stripe`);
+      const iframe = page.locator('reef-donate iframe');
+      await expect(iframe).toHaveAttribute('allow', 'payment');
+      const frame = await donationFrame(page, server.baseUrl);
+      await expectNoCookieAccess(frame);
+      await frame.getByRole('button', { name: 'Continue to Donation' }).click();
+      await expect(frame.getByRole('heading', { level: 1, name: 'Complete Your Donation' })).toBeVisible();
+      // Stripe's card fields, in their own frame inside ours.
+      await expect(frame.locator(CARD_FRAME)).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+      await frame.getByRole('textbox', { name: 'Full Name', exact: true }).fill('Marisol Chan');
+      await frame.getByRole('textbox', { name: 'Email Address', exact: true }).fill('marisol@example.org');
+      await typeCard(frame, TEST_CARDS.visa);
+      await expectFrameFitsItsScreen(page, frame, iframe);
+      await frame.getByRole('button', { name: 'Complete Donation of $50' }).click();
+      await expect(frame.getByRole('heading', { level: 1, name: 'Thank You!' })).toBeVisible({ timeout: PAYMENT_TIMEOUT_MS });
+      await expect.poll(async () => (await hostEvents(page)).filter((event) => event.type === 'reef-donate:completed')).toEqual([
+        { type: 'reef-donate:completed', detail: { amount: 50, frequency: 'one-time', campaign: null, currency: 'USD' } },
+      ]);
+      await expect.poll(() => succeededDonationCount(server.baseUrl)).toBe(1);
+      expect(stripeApi.requests.some((request) => request.method === 'POST' && request.path === '/v1/payment_intents'), 'our server created the PaymentIntent').toBe(true);
+    } finally {
+      await server.stop();
+      await stripeApi.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   test("a campaign's goal bar on a partner site says raised, goal, donors and time left in words", async ({ page, site, pages }) => {

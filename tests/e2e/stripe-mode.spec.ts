@@ -12,7 +12,7 @@ import { chooseDonation, expect, field, TEST_CARDS, test as base } from './fixtu
 import { manageLinkPath, waitForMail, waitForReceipt } from './mail-helpers';
 import { expectFocusVisible, tabTo } from './keyboard-helpers';
 import { expectNoHorizontalScroll } from './reflow-helpers';
-import { ownServerEnv } from './e2e-env';
+import { CARD_FRAME, STRIPE_FUTURE_EXPIRY, stripeServerEnv, typeCard, WEBHOOK_SECRET } from './stripe-helpers';
 
 /**
  * Issue #11 in a real browser: the site in Stripe mode (PAYMENT_GATEWAY=stripe), its own server process per test
@@ -21,34 +21,17 @@ import { ownServerEnv } from './e2e-env';
  * webhook, as Stripe would.
  */
 
-const WEBHOOK_SECRET = 'whsec_e2e_stripe_mode_0000000000000000';
-/** The card fields' iframe of the Payment Element (the stand-in's title, as Stripe's). */
-const CARD_FRAME = 'iframe[title="Secure payment input frame"]';
 /**
  * How long a payment may take to go through: create-payment-intent, Stripe's confirm, confirm-donation (which asks
  * the stand-in again), on this 2-core machine while other specs run.
  */
 const PAYMENT_TIMEOUT_MS = 20_000;
-/** An expiry in the future as the Payment Element takes it: MM / YY of December next year. */
-const FUTURE_EXPIRY = `12 / ${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
 
 /** Stripe's test card whose bank asks for 3-D Secure on every payment, and declines off-session ones `authentication_required`. */
 const AUTHENTICATION_ALWAYS_CARD = '4000 0027 6000 3184';
 
 const digits = (cardNumber: string) => cardNumber.replace(/\D/g, '');
 
-/** The environment of the site's server in Stripe mode on `stripeApi` and `database`, keeping its e-mails in `dataDir`. */
-function stripeServerEnv(stripeApi: StripeApiStandIn, dataDir: string, database: TestDatabase): Record<string, string> {
-  return {
-    ...ownServerEnv(dataDir, database.url),
-    PAYMENT_GATEWAY: 'stripe',
-    STRIPE_SECRET_KEY: stripeApi.secretKey,
-    STRIPE_PUBLISHABLE_KEY: stripeApi.publishableKey,
-    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    STRIPE_API_URL: stripeApi.url,
-    STRIPE_JS_URL: stripeApi.stripeJsUrl,
-  };
-}
 
 /** The server the browser talks to, and the requests the page sent it (every frame's, from the page's context). */
 interface StripeSite {
@@ -119,16 +102,6 @@ async function fillStripeForm(page: Page, { name, email, cardNumber }: { name: s
   await typeCard(page, cardNumber);
 }
 
-/** Types a card into the Payment Element's iframe (number, expiry, security code), replacing what was there. */
-async function typeCard(page: Page, cardNumber: string): Promise<void> {
-  const card = page.frameLocator(CARD_FRAME);
-  await card.getByLabel('Card number').fill('');
-  await card.getByLabel('Card number').pressSequentially(cardNumber);
-  await card.getByLabel('Expiration date').fill('');
-  await card.getByLabel('Expiration date').pressSequentially(FUTURE_EXPIRY);
-  await card.getByLabel('Security code').fill('');
-  await card.getByLabel('Security code').pressSequentially('123');
-}
 
 /**
  * Clicks `button` as a donor does: scrolled into view, then clicked once the page has painted.
@@ -399,7 +372,7 @@ test.describe('in Stripe mode', () => {
     await page.keyboard.type(digits(TEST_CARDS.visa));
     await page.keyboard.press('Tab');
     await expect(card.getByLabel('Expiration date')).toBeFocused();
-    await page.keyboard.type(FUTURE_EXPIRY.replace(/\D/g, ''));
+    await page.keyboard.type(STRIPE_FUTURE_EXPIRY.replace(/\D/g, ''));
     await page.keyboard.press('Tab');
     await page.keyboard.type('123');
     const submit = page.getByRole('button', { name: 'Complete Donation of $100' });
