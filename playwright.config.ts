@@ -5,7 +5,7 @@ import { E2E_ADMIN_TOKEN, E2E_BASE_URL, E2E_DATA_DIR, E2E_LOG_FILE, E2E_MAIL_POL
 /** Debian's Chromium (its headless shell: scripts/chromium-path.ts) as Playwright's desktop Chrome. */
 const CHROMIUM = { ...devices['Desktop Chrome'], channel: undefined };
 /** The stories that take 20-40 s on this machine: the staff's, Stripe mode's, the recurring and Spanish donors', embedding's. */
-const LONG_STORIES = /(staff-[\w-]+|stripe-mode|recurring|spanish-donor|embed)\.spec\.ts$/;
+const LONG_STORIES = /(staff-[\w-]+|stripe-mode|recurring|spanish-donor|embed|embed-firefox)\.spec\.ts$/;
 
 /**
  * End-to-end tests: Debian's Chromium (browser downloads do not work here) against the production

@@ -20,11 +20,18 @@ export const E2E_CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/lib/chromium
  */
 export const FULL_CHROMIUM_PATH = '/usr/lib/chromium/chromium';
 
+/**
+ * Debian's Firefox ESR (the `firefox-esr` package): the embedding's form-mode story in Firefox with third-party cookies
+ * blocked (tests/e2e/embed-firefox.spec.ts, issue #35), driven through WebDriver BiDi by Puppeteer (decision 0104).
+ */
+export const FIREFOX_ESR_PATH = '/usr/bin/firefox-esr';
+
 /** The Debian package of each browser path this project uses, for scripts/ensure-chromium.ts. */
 export const CHROMIUM_PACKAGES: Record<string, string> = {
   '/usr/bin/chromium': 'chromium',
   [FULL_CHROMIUM_PATH]: 'chromium',
   '/usr/lib/chromium/chromium-headless-shell': 'chromium-headless-shell',
+  [FIREFOX_ESR_PATH]: 'firefox-esr',
 };
 
 /** Flags for Chromium on this machine: root, no GPU, and no calls to a network it cannot reach. */

@@ -2,15 +2,16 @@
  * Makes sure Debian's Chromium is there for the browser tests (issue #2: "if it needs Chromium and
  * none is found it installs Debian's chromium when it can (root with apt) and otherwise stops with a
  * clear message"): the `chromium` package (Lighthouse, the stand-ins' test) and `chromium-headless-shell` (the
- * end-to-end tests; see chromium-path.ts; the embedding e2e also runs the `chromium` package's full binary), or the one binary CHROMIUM_PATH names. Browser downloads
+ * end-to-end tests; see chromium-path.ts; the embedding e2e also runs the `chromium` package's full binary), or the one binary CHROMIUM_PATH names,
+ * and Debian's `firefox-esr` (the embedding's Firefox story, issue #35). Browser downloads
  * (`npx playwright install`) do not work on this machine.
  * Exit code 0 when Chromium is ready, 1 with a message otherwise.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { CHROMIUM_PACKAGES, CHROMIUM_PATH, E2E_CHROMIUM_PATH, FULL_CHROMIUM_PATH } from './chromium-path';
+import { CHROMIUM_PACKAGES, CHROMIUM_PATH, E2E_CHROMIUM_PATH, FIREFOX_ESR_PATH, FULL_CHROMIUM_PATH } from './chromium-path';
 
-const missing = [...new Set([CHROMIUM_PATH, E2E_CHROMIUM_PATH, FULL_CHROMIUM_PATH])].filter((path) => !existsSync(path));
+const missing = [...new Set([CHROMIUM_PATH, E2E_CHROMIUM_PATH, FULL_CHROMIUM_PATH, FIREFOX_ESR_PATH])].filter((path) => !existsSync(path));
 if (missing.length === 0) process.exit(0);
 
 const packages = [...new Set(missing.map((path) => CHROMIUM_PACKAGES[path]))];
@@ -20,7 +21,7 @@ if (packages.some((name) => name === undefined) || !isRoot || !hasApt) {
   console.error(
     `Chromium was not found at ${missing.join(' and ')}, and it cannot be installed automatically ` +
       `(${!isRoot ? 'not running as root' : !hasApt ? 'no apt-get on this machine' : 'CHROMIUM_PATH names no Debian package'}).\n` +
-      'Install it with `sudo apt-get install -y chromium chromium-headless-shell`, or set CHROMIUM_PATH to a Chromium binary, then run `npm test` again.',
+      'Install it with `sudo apt-get install -y chromium chromium-headless-shell firefox-esr`, or set CHROMIUM_PATH to a Chromium binary, then run `npm test` again.',
   );
   process.exit(1);
 }

@@ -1,19 +1,16 @@
-import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, Locator, Page } from '@playwright/test';
+import { chromium, type BrowserContext, type Frame, type Locator, type Page } from '@playwright/test';
 import { insertCampaign } from '../../src/server/campaigns/testing/campaign-rows';
-import { openTestDatabase, type TestDatabase } from '../../src/server/testing/test-database';
-import { startServerProcess, succeededDonationCount, type ServerProcess } from '../../src/server/testing/server-process';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { chromium, type BrowserContext } from '@playwright/test';
-import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../scripts/chromium-path';
-import { expectNoAxeViolations } from './a11y-helpers';
-import { E2E_PORT, ownServerEnv } from './e2e-env';
-import { expect, FUTURE_EXPIRY, TEST_CARDS, test as base } from './fixtures';
+import { succeededDonationCount } from '../../src/server/testing/server-process';
 import { API_PATHS } from '../../src/shared/api';
+import { CHROMIUM_ARGS, FULL_CHROMIUM_PATH } from '../../scripts/chromium-path';
 import { startStripeApiStandIn } from '../stand-ins/stripe-api/index.js';
+import { expectNoAxeViolations } from './a11y-helpers';
+import { E2E_PORT } from './e2e-env';
+import { type EmbedSite, type HostPage, hostPage, startEmbedSite, startHost } from './embed-helpers';
+import { expect, FUTURE_EXPIRY, TEST_CARDS, test as base } from './fixtures';
 import { CARD_FRAME, stripeServerEnv, typeCard, WEBHOOK_SECRET } from './stripe-helpers';
 
 /**
@@ -26,7 +23,6 @@ import { CARD_FRAME, stripeServerEnv, typeCard, WEBHOOK_SECRET } from './stripe-
  * The site is a server of its own with EMBED_ORIGINS listing that host only; a second host (`:<E2E_PORT+51>`) is not listed.
  */
 
-
 /** The listed host's port and origin (EMBED_ORIGINS), and an unlisted one's. */
 const HOST_PORT = E2E_PORT + 50;
 const HOST = `http://localhost:${HOST_PORT}`;
@@ -35,59 +31,26 @@ const OTHER_HOST = `http://localhost:${OTHER_HOST_PORT}`;
 /** How long a gift may take through the test gateway on this loaded 2-core machine. */
 const PAYMENT_TIMEOUT_MS = 20_000;
 
-
-/** A host page: `body` after a heading, embed.js from `site`, and every `reef-donate:*` event recorded in `window.reefEvents`. */
-function hostPage(site: string, body: string, csp?: string): { html: string; csp?: string } {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Reef partner</title>
-<script>
-window.reefEvents = [];
-window.markers = 0;
-window.addEventListener('message', (event) => { if (event.data === 'marker') window.markers += 1; });
-for (const name of ['ready', 'resize', 'completed', 'closed']) {
-  document.addEventListener('reef-donate:' + name, (event) => window.reefEvents.push({ type: event.type, detail: event.detail }));
-}
-</script>
-<script src="${site}/embed.js" defer></script></head>
-<body style="margin:0;font-family:sans-serif"><main style="padding:16px"><h1>Friends of the reef</h1><p>Our partner's page.</p>${body}<p><a href="#after">After the snippet</a></p></main></body></html>`;
-  return { html, csp };
-}
-
-/** Serves `pages` (path → page) on `port`, as a partner's web server would. */
-async function startHost(port: number, pages: Map<string, { html: string; csp?: string }>): Promise<Server> {
-  const server = createServer((request, response) => {
-    const page = pages.get((request.url ?? '/').split('?')[0] ?? '/');
-    if (!page) {
-      // NOTE: 204, not 404: the browser asks for /favicon.ico, and a 404 is logged as an error.
-      response.writeHead(204).end();
-      return;
-    }
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(page.csp ? { 'content-security-policy': page.csp } : {}) });
-    response.end(page.html);
-  });
-  await new Promise<void>((resolve) => server.listen(port, 'localhost', resolve));
-  return server;
-}
-
 const test = base.extend<
-  { pages: Map<string, { html: string; csp?: string }> },
-  { site: { server: ServerProcess; database: TestDatabase }; hosts: { pages: Map<string, { html: string; csp?: string }>; otherPages: Map<string, { html: string; csp?: string }> } }
+  { pages: Map<string, HostPage> },
+  { site: EmbedSite; hosts: { pages: Map<string, HostPage>; otherPages: Map<string, HostPage> } }
 >({
   // The donation site, a server of its own (EMBED_ORIGINS: the host), with live campaigns `spring` and `tide` ($1,000 goals).
   site: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
     async ({}, use) => {
-      const dataDir = await mkdtemp(join(tmpdir(), 'donation-embed-'));
-      const database = await openTestDatabase();
-      await insertCampaign(database.db, 'spring', { endsAt: new Date(Date.now() + 12 * 86_400_000 + 3_600_000) });
-      // The goal bar's campaign, which no story gives to (the form story's gift goes to `spring`, in the same worker).
-      await insertCampaign(database.db, 'tide', { endsAt: new Date(Date.now() + 12 * 86_400_000 + 3_600_000) });
-      const server = await startServerProcess({ ...ownServerEnv(dataDir, database.url), EMBED_ORIGINS: HOST });
+      const endsAt = new Date(Date.now() + 12 * 86_400_000 + 3_600_000);
+      const site = await startEmbedSite(HOST, {
+        prepare: async (database) => {
+          await insertCampaign(database.db, 'spring', { endsAt });
+          // The goal bar's campaign, which no story gives to (the form story's gift goes to `spring`, in the same worker).
+          await insertCampaign(database.db, 'tide', { endsAt });
+        },
+      });
       try {
-        await use({ server, database });
+        await use(site);
       } finally {
-        await server.stop();
-        await database.close();
-        await rm(dataDir, { recursive: true, force: true });
+        await site.close();
       }
     },
     // NOTE: a server start takes up to a minute and a half on this shared 2-core machine under load.
@@ -96,8 +59,8 @@ const test = base.extend<
   hosts: [
     // eslint-disable-next-line no-empty-pattern -- Playwright requires a destructuring pattern, even with no dependencies.
     async ({}, use) => {
-      const pages = new Map<string, { html: string; csp?: string }>();
-      const otherPages = new Map<string, { html: string; csp?: string }>();
+      const pages = new Map<string, HostPage>();
+      const otherPages = new Map<string, HostPage>();
       const listed = await startHost(HOST_PORT, pages);
       const unlisted = await startHost(OTHER_HOST_PORT, otherPages);
       try {
@@ -378,9 +341,8 @@ window.addEventListener('message', (event) => {
   test('in Stripe mode the frame allows payment, the Payment Element mounts inside it, and a gift completes there', async ({ page, pages }) => {
     // The site in Stripe mode (a server of its own, on the Stripe stand-in), the same listed host.
     const stripeApi = await startStripeApiStandIn();
-    const dataDir = await mkdtemp(join(tmpdir(), 'donation-embed-stripe-'));
-    const database = await openTestDatabase();
-    const server = await startServerProcess({ ...stripeServerEnv(stripeApi, dataDir, database), EMBED_ORIGINS: HOST });
+    const site = await startEmbedSite(HOST, { env: (dataDir, database) => stripeServerEnv(stripeApi, dataDir, database) });
+    const { server } = site;
     stripeApi.setWebhook({ url: `${server.baseUrl}${API_PATHS.stripeWebhook}`, secret: WEBHOOK_SECRET });
     try {
       pages.set('/stripe', hostPage(server.baseUrl, '<reef-donate amount="50" frequency="one-time" cause="marine-protected-areas"></reef-donate>'));
@@ -405,10 +367,8 @@ window.addEventListener('message', (event) => {
       await expect.poll(() => succeededDonationCount(server.baseUrl)).toBe(1);
       expect(stripeApi.requests.some((request) => request.method === 'POST' && request.path === '/v1/payment_intents'), 'our server created the PaymentIntent').toBe(true);
     } finally {
-      await server.stop();
+      await site.close();
       await stripeApi.close();
-      await database.close();
-      await rm(dataDir, { recursive: true, force: true });
     }
   });
 
