@@ -4,8 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME } from '../../shared/api';
 import { StaffDeliveryLogSchema, StaffEndpointWithSecretSchema, type StaffEndpointInput } from '../../shared/staff/integrations-api';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
-import { WEBHOOK_EVENT_TYPES, WebhookDonationSchema, WEBHOOK_DATA_SCHEMAS, webhookPayloadSchema, type WebhookEventType } from '../../shared/webhooks';
-import { adminAuditLog, donations, mailOutbox, recurringPlans, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_DATA_SCHEMAS, webhookPayloadSchema, type WebhookEventType } from '../../shared/webhooks';
+import { insertCampaign } from '../campaigns/testing/campaign-rows';
+import { adminAuditLog, campaigns, donations, mailOutbox, recurringPlans, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { markDonationDisputed } from '../ledger/intent-ledger';
 import { recordRefund } from '../ledger/refund-ledger';
 import { METRICS_PATH } from '../metrics/plugin';
@@ -16,7 +17,6 @@ import { signInStaffForTest, type StaffTestSession } from '../staff/identity/tes
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
-import { recordWebhookEvent } from './record';
 import { WEBHOOK_RETRY_WINDOW_MS } from './relay';
 
 /**
@@ -58,6 +58,7 @@ async function signIn() {
 beforeEach(async () => {
   await t.reset();
   await t.db.delete(webhookEndpoints);
+  await t.db.delete(campaigns);
   receiver.received.length = 0;
   receiver.answers = [];
   receiver.fallback = { status: 200, body: 'ok' };
@@ -109,16 +110,14 @@ describe('events', () => {
     expect((await change({ action: 'change_amount', amountCents: 3500 })).statusCode).toBe(200);
     expect((await change({ action: 'pause' })).statusCode).toBe(200);
     expect((await change({ action: 'cancel' })).statusCode).toBe(200);
-    // Not wired in this branch yet (issues #37 and #34): recorded through the one function their code will call.
-    await t.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(donations).where(eq(donations.id, disputed.id));
-      const donation = WebhookDonationSchema.parse({ ...(await import('./record')).webhookDonationOf(row!) });
-      await recordWebhookEvent(tx, { type: 'donation.voided', data: { donation, reason: 'Recorded twice' } });
-      await recordWebhookEvent(tx, {
-        type: 'campaign.goal_reached',
-        data: { campaign: { id: randomUUID(), slug: 'reef-2027', title: 'Reef 2027', goalCents: 100000, goalDollars: '1000.00', raisedCents: 100500, raisedDollars: '1005.00', currency: 'USD' } },
-      });
-    });
+    // An offline gift recorded twice by mistake, voided by finance (issue #37).
+    const offline = await staff('POST', STAFF_API.offlineGifts, finance, { method: 'cash', receivedOn: '2027-02-27', amountCents: 1500, donor: { name: 'Cash Donor' }, cause: 'research-science', sendReceipt: false }, { 'idempotency-key': randomUUID() });
+    expect(offline.statusCode, offline.body).toBe(201);
+    const offlineId = offline.json<{ donationId: string }>().donationId;
+    expect((await staff('POST', staffApiPath(STAFF_API.offlineGiftVoid, offlineId), finance, { reason: 'Recorded twice' })).statusCode).toBe(200);
+    // A gift that takes a $25 campaign to its goal (decision 0113).
+    await insertCampaign(t.db, 'reef-2027', { goalCents: 2500 });
+    const campaignGift = await give({ amount: 25, campaign: 'reef-2027' });
     await t.app.webhooks.relayDue();
     // The renewal: a card that attaches but declines, charged on the next charge day by the billing runner.
     const renewing = await give({ frequency: 'monthly', amount: 20 });
@@ -160,6 +159,11 @@ describe('events', () => {
     expect(of('plan.paused')[0]).toMatchObject({ reason: 'staff', plan: { id: plan!.id, status: 'paused' } });
     expect(of('plan.cancelled')[0]).toMatchObject({ plan: { id: plan!.id, status: 'cancelled' } });
     expect(of('plan.renewal_failed')[0]).toMatchObject({ plan: { id: renewingPlan!.id, status: 'past_due' }, declineCode: 'card_declined' });
+    expect(of('donation.voided')).toEqual([expect.objectContaining({ reason: 'Recorded twice', donation: expect.objectContaining({ id: offlineId, status: 'refunded', gateway: 'offline' }) })]);
+    expect(of('campaign.goal_reached')).toEqual([
+      { campaign: expect.objectContaining({ slug: 'reef-2027', title: 'Spring appeal', goalCents: 2500, goalDollars: '25.00', raisedCents: 2500, raisedDollars: '25.00', currency: 'USD' }) },
+    ]);
+    expect(of('donation.succeeded').map((data) => (data.donation as { id: string }).id)).toContain(campaignGift.id);
     // The log shows the tries of the last 30 days (the renewal's, a month after the others), each answered 200.
     const [endpoint] = await t.db.select().from(webhookEndpoints);
     await signIn();
