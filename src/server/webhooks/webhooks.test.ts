@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME } from '../../shared/api';
@@ -17,6 +19,7 @@ import { signInStaffForTest, type StaffTestSession } from '../staff/identity/tes
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
+import { ANSWER_START_CHARS } from './deliver';
 import { WEBHOOK_RETRY_WINDOW_MS } from './relay';
 
 /**
@@ -24,7 +27,7 @@ import { WEBHOOK_RETRY_WINDOW_MS } from './relay';
  * the Standard Webhooks library (issue #38, "Must be shown"): each event type delivered once, validly signed; 500, 500,
  * 200 gets one webhook-id three times; a receiver that never answers is paused after three days (the injected clock)
  * and the admins e-mailed; a rolled-back refund sends nothing; a rotated secret verifies with both during the overlap;
- * the page's API for admins only, every change audited; the metrics.
+ * answers read up to 64 kB; the page's API for admins only, every change audited; the metrics.
  */
 
 const ADMIN_TOKEN = 'webhooks-test-admin-token-0123456789abcdef';
@@ -203,7 +206,7 @@ describe('events', () => {
 describe('delivery', () => {
   it('retries 500, 500 then 200 under the same webhook-id, and logs each try', async () => {
     const { endpoint } = await addEndpoint();
-    receiver.answers = [{ status: 500, body: 'down' }, { status: 503, body: 'still down' }];
+    receiver.answers = [{ status: 500, body: 'down' }, { status: 500, body: 'still down' }];
     expect((await sendTest(endpoint.id)).statusCode).toBe(202);
     expect(await t.app.webhooks.relayDue()).toMatchObject({ retried: 1 });
     clock.advance(60 * 60 * 1000);
@@ -215,7 +218,7 @@ describe('delivery', () => {
     expect(new Set(receiver.received.map((message) => message.id)).size).toBe(1);
     expect(receiver.received.every((message) => message.verifiedWith.length === 1 && message.body.type === 'webhook.test')).toBe(true);
     const log = await deliveryLog(endpoint.id);
-    expect(log.attempts.map((attempt) => [attempt.statusCode, attempt.responseStart])).toEqual([[200, 'ok'], [503, 'still down'], [500, 'down']]);
+    expect(log.attempts.map((attempt) => [attempt.statusCode, attempt.responseStart])).toEqual([[200, 'ok'], [500, 'still down'], [500, 'down']]);
     expect(log.attempts.every((attempt) => attempt.messageId === receiver.received[0]?.id && attempt.latencyMs >= 0)).toBe(true);
     // Resend: due again now, same webhook-id, audited.
     const resent = await staff('POST', staffApiPath(STAFF_API.integrationResend, endpoint.id).replace(':deliveryId', log.attempts[0]!.deliveryId), admin);
@@ -227,6 +230,31 @@ describe('delivery', () => {
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="retried"} 2`);
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="delivered"} 2`);
     expect(metrics.body).toContain('donation_site_webhook_oldest_pending_age_seconds 0');
+  });
+
+  it('reads at most 64 kB of an answer: an answer that never ends is a 200 once 64 kB came, its start in the log', async () => {
+    // A receiver that answers 200 and then sends text forever: read whole, the try would end only at the timeout.
+    const endless = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const write = () => {
+        while (!response.destroyed && response.write('x'.repeat(16 * 1024))) {
+          // NOTE: until the socket's buffer is full; 'drain' writes more.
+        }
+      };
+      response.on('drain', write);
+      write();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const { endpoint } = await addEndpoint({ url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook` });
+      await sendTest(endpoint.id);
+      expect(await t.app.webhooks.relayDue()).toMatchObject({ delivered: 1 });
+      const [attempt] = (await deliveryLog(endpoint.id)).attempts;
+      expect(attempt).toMatchObject({ statusCode: 200, error: null, responseStart: 'x'.repeat(ANSWER_START_CHARS) });
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
   });
 
   it('does not retry a 4xx other than 429', async () => {
