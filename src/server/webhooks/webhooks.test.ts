@@ -225,6 +225,8 @@ describe('delivery', () => {
     expect(resent.statusCode, resent.body).toBe(202);
     await t.app.webhooks.relayDue();
     expect(receiver.received.map((message) => message.id)).toEqual(Array(4).fill(receiver.received[0]?.id));
+    const audited = await t.db.select().from(adminAuditLog).where(and(eq(adminAuditLog.action, 'webhook_endpoint.resend'), eq(adminAuditLog.actorStaffId, admin.staffMember.id)));
+    expect(audited.map((entry) => entry.subjectId)).toEqual([endpoint.id]);
     // Metrics: tries by endpoint and outcome; nothing left undelivered.
     const metrics = await t.app.inject({ method: 'GET', url: METRICS_PATH, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="retried"} 2`);
