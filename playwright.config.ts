@@ -71,6 +71,9 @@ export default defineConfig({
       CAMPAIGN_FIGURES_MAX_AGE_MS: '2000',
       // The stories' e-mails sooner (issue #19, decision 0066).
       MAIL_POLL_INTERVAL_MS: String(E2E_MAIL_POLL_INTERVAL_MS),
+      // The integrations story's webhook receiver listens on loopback, which the SSRF guard refuses unless this tests-only
+      // setting allows it (issue #38; decision 0106; refused by the configuration when NODE_ENV=production).
+      WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'on',
     },
   },
 });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { loadAverageNow, printMachine } from './bench-machine';
-import { countCampaign } from '../src/server/campaigns/counting';
+import { countCampaign } from '../src/server/ledger/campaign-count';
 import { campaigns } from '../src/server/db/schema';
 import { seedStaffDonations } from '../src/server/testing/staff-donations-seed';
 import { createTestApp, type TestApp } from '../src/server/testing/test-app';

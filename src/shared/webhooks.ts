@@ -50,7 +50,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Readonly<Record<WebhookEventType, strin
   'plan.paused': 'A recurring plan was paused, by its donor, staff, or after its last renewal try failed.',
   'plan.cancelled': 'A recurring plan was cancelled.',
   'plan.renewal_failed': 'A renewal of a recurring plan was declined; a retry may follow.',
-  'campaign.goal_reached': 'A campaign’s raised amount reached its goal.',
+  'campaign.goal_reached': 'A gift made a campaign’s raised amount reach its goal (sent once per campaign).',
 };
 
 /** A decimal string of dollars, `"25.00"`, for integer `cents`. */

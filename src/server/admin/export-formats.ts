@@ -115,7 +115,7 @@ const TRIBUTE_COLUMNS: Column[] = [
 
 /**
  * What the gift counts toward its campaign (issue #34: "the same rules in ... the export"; decision 0101,
- * campaigns/counting.ts): a succeeded gift's amount less its refunds and its covered fee, at least 0; a refunded or
+ * ledger/campaign-count.ts): a succeeded gift's amount less its refunds and its covered fee, at least 0; a refunded or
  * disputed gift 0; empty for a gift without a campaign. The sum of this column over a campaign's gifts is what its
  * page says it raised.
  */

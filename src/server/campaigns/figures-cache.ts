@@ -5,7 +5,7 @@ import type { Database } from '../db/client';
 import { campaigns, type CampaignRow } from '../db/schema';
 import type { Clock } from '../platform/clock';
 import { SUPPORTERS_SHOWN } from '../../shared/campaign-supporters';
-import { countCampaign, type CampaignCount } from './counting';
+import { countCampaign, type CampaignCount } from '../ledger/campaign-count';
 import { latestSupporters, type PublicSupporter } from './supporters';
 
 /**

@@ -71,6 +71,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0025_donor_notes_and_merges': 'ddea6ea38b13204640c29a361d3565c5097f228ba6ebc6148f770737b486a3f0',
   '0026_webhooks': '9b476f8314e4ca63608d8482d8777e2f865a82fb1e54f37ab9b8afb89cb21d05',
   '0027_offline_gifts': '6adf4a7022fffc0980a27626f27b2bd85fc9cffc179354fe532da35778f4087c',
+  '0028_campaign_goal_reached': '4a6e41d0ad5cc0fc15335df88c376e1dc623485b0c9279fa62b098d00c0adc75',
 };
 
 describe('migrations from an empty database', () => {

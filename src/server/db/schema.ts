@@ -928,6 +928,11 @@ export const campaigns = pgTable(
     presetCause: text('preset_cause', { enum: CAUSES }),
     showSupporters: boolean('show_supporters').notNull().default(false),
     published: boolean('published').notNull().default(false),
+    /**
+     * When a gift first made the counted raised amount reach the goal (issue #38's `campaign.goal_reached`, sent then,
+     * once: decision 0113); NULL until then. Set in that gift's transaction, never cleared.
+     */
+    goalReachedAt: timestamp('goal_reached_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,7 +1,7 @@
 import { and, eq, gte, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, receipts } from '../db/schema';
-import { countedCentsSql } from '../campaigns/counting';
+import { countedCentsSql } from '../ledger/campaign-count';
 
 /** Gifts and cents kept of one campaign (issue #23). */
 export interface CampaignTally {
@@ -9,7 +9,7 @@ export interface CampaignTally {
   count: number;
   /**
    * Cents counted for the campaign (issue #34, "the same rules in ... the digest"; decision 0101): each gift's amount less
-   * what was refunded of it and less the card fee the donor covered (campaigns/counting.ts).
+   * what was refunded of it and less the card fee the donor covered (ledger/campaign-count.ts).
    */
   amountCents: number;
 }
@@ -17,7 +17,7 @@ export interface CampaignTally {
 /**
  * The day's gifts by campaign (issue #23: "the daily digest's counts"): the gifts the digest counts (receipt issued in
  * [`day.start`, `day.end`), still `succeeded`; see loadDailyDigest) that recorded a campaign, counted as the campaign's
- * public figures count them (issue #34; campaigns/counting.ts: net of refunds, a lost dispute nothing, without the
+ * public figures count them (issue #34; ledger/campaign-count.ts: net of refunds, a lost dispute nothing, without the
  * covered fee), one tally per campaign with at least one gift, most gifts first (then by name). Rejects when the database
  * fails.
  */

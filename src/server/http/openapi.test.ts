@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { API_PATHS, ApiErrorSchema, CSRF_HEADER_NAME } from '../../shared/api';
 import { DonationSubmissionSchema } from '../../shared/donation';
 import { STAFF_API } from '../../shared/staff/paths';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE } from '../../shared/webhooks';
 import { ADMIN_STATEMENTS_RUN_PATH } from '../admin/paths';
 import { HEALTH_PATHS } from '../health/health-routes';
 import { STAFF_SESSION_COOKIE, STAFF_SESSION_HTTPS_COOKIE } from '../staff/identity/session-cookie';
@@ -159,6 +160,15 @@ describe('GET /api/openapi.json', () => {
     for (const { url } of reads) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
       expect((await t.app.inject({ method: 'GET', url, headers: { cookie: `${cookieName}=${sessionId}` } })).statusCode, url).toBe(200);
+    }
+  });
+
+  it('documents every outgoing webhook (issue #38): each event type and the test event, signed, with its payload schema', async () => {
+    const document = (await getDocument()).json<OpenApiDocument & { webhooks?: Record<string, { post?: { parameters?: Array<{ name: string }>; requestBody?: { content: Record<string, { schema: { properties?: { type?: { const?: string } } } }> } } }> }>();
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE].sort());
+    for (const [type, item] of Object.entries(document.webhooks ?? {})) {
+      expect(item.post?.parameters?.map((parameter) => parameter.name), type).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+      expect(item.post?.requestBody?.content['application/json']?.schema.properties?.type?.const, type).toBe(type);
     }
   });
 

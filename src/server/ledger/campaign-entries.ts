@@ -3,7 +3,7 @@ import { campaigns } from '../db/schema';
 
 /**
  * The ledger's side of campaigns (issue #34; decision 0101): a gift records its link's campaign only while that
- * campaign is live. Running and counting campaigns is campaigns/'s and staff/campaigns/'s work.
+ * campaign is live. Counting them is campaign-count.ts's; running them campaigns/'s and staff/campaigns/'s work.
  */
 
 /**

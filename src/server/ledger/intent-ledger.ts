@@ -6,6 +6,7 @@ import { voidReceipt } from './receipt-entries';
 import { cancelTributeCard } from './tribute-entries';
 import { createPendingDonation, type PendingDonation } from './repository';
 import { recordDonationEvent } from '../webhooks/record';
+import { recordCampaignGoalsReached } from './campaign-goal-entries';
 import { refundOfEvent } from './refund-event';
 
 /**
@@ -145,6 +146,8 @@ export async function closeDonationDispute(db: Database, donationId: string, dis
     .returning({ id: donations.id });
   if (moved.length !== 1) return false;
   await recordDonationEvent(db, 'donation.disputed', donationId, { disputeStatus });
+  // A dispute won counts the gift again: it may be the one that makes its campaign reach its goal (decision 0113).
+  if (disputeStatus === 'won') await recordCampaignGoalsReached(db, [donationId]);
   return true;
 }
 

@@ -11,6 +11,7 @@ import { issueReceipt } from './receipt-entries';
 import { enqueueTributeCard, tributeColumns } from './tribute-entries';
 import { liveCampaignSlugSql } from './campaign-entries';
 import { recordDonationEvent } from '../webhooks/record';
+import { recordCampaignGoalsReached } from './campaign-goal-entries';
 
 /**
  * Reads and writes donations. Money is integer cents here (DESIGN.md, "Money"); dollars appear only
@@ -247,6 +248,7 @@ export async function markDonationSucceeded(
     await enqueueTributeCard(tx, donationId);
     // Issue #38: the charity's other systems hear of the gift in the same transaction (decision 0106).
     await recordDonationEvent(tx, 'donation.succeeded', donationId, {});
+    await recordCampaignGoalsReached(tx, [donationId]);
     return { receiptNumber };
   });
 }

@@ -4,6 +4,7 @@ import { NO_EMAIL_DOMAIN, type OfflineGiftRequest, type OfflineGiftSource } from
 import { canonicalJson } from '../idempotency/idempotency-key';
 import type { Database } from '../db/client';
 import { campaigns, donations, offlineGifts, receipts } from '../db/schema';
+import { recordCampaignGoalsReached } from '../ledger/campaign-goal-entries';
 import { issueReceipts } from '../ledger/receipt-entries';
 import { tributeColumns } from '../ledger/tribute-entries';
 import { recordDonationEvent } from '../webhooks/record';
@@ -202,5 +203,6 @@ export async function recordOfflineGifts(
   );
   // Issue #38: the `donation.succeeded` event of each gift, in this transaction, as a site gift's success records it.
   for (const gift of gifts) await recordDonationEvent(tx, 'donation.succeeded', gift.id, {});
+  await recordCampaignGoalsReached(tx, gifts.map((gift) => gift.id));
   return gifts.map((gift, index) => ({ donationId: gift.id, receiptNumber: numbers[index] ?? '', receiptEmailed: gift.emailed }));
 }

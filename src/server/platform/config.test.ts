@@ -222,6 +222,14 @@ describe('loadConfig: card-testing defence and minimum amount (issue #4)', () =>
     expect(loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret, REFUND_SETTLE_PAUSE: 'off' }).refundSettlePause).toBe(false);
   });
 
+  it('takes WEBHOOKS_ALLOW_PRIVATE_TARGETS=on outside production only, and http:// endpoints outside production only (issue #38)', () => {
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'on' }).webhooks).toMatchObject({ allowPrivateTargets: true, allowHttp: true });
+    expect(() => loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret, WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'on' })).toThrow(
+      /WEBHOOKS_ALLOW_PRIVATE_TARGETS=on is refused when NODE_ENV=production/,
+    );
+    expect(loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret }).webhooks).toMatchObject({ allowPrivateTargets: false, allowHttp: false });
+  });
+
   it('refuses RATE_LIMITS=off when NODE_ENV=production, naming the variable', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', COOKIE_SECRET: productionSecret, RATE_LIMITS: 'off' })).toThrow(
       /RATE_LIMITS=off is refused when NODE_ENV=production/,

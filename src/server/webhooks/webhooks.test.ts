@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CSRF_HEADER_NAME } from '../../shared/api';
 import { StaffDeliveryLogSchema, StaffEndpointWithSecretSchema, type StaffEndpointInput } from '../../shared/staff/integrations-api';
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
-import { WEBHOOK_EVENT_TYPES, WebhookDonationSchema, WEBHOOK_DATA_SCHEMAS, webhookPayloadSchema, type WebhookEventType } from '../../shared/webhooks';
-import { adminAuditLog, donations, mailOutbox, recurringPlans, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_DATA_SCHEMAS, webhookPayloadSchema, type WebhookEventType } from '../../shared/webhooks';
+import { insertCampaign } from '../campaigns/testing/campaign-rows';
+import { adminAuditLog, campaigns, donations, mailOutbox, recurringPlans, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { markDonationDisputed } from '../ledger/intent-ledger';
 import { recordRefund } from '../ledger/refund-ledger';
 import { METRICS_PATH } from '../metrics/plugin';
@@ -16,7 +19,7 @@ import { signInStaffForTest, type StaffTestSession } from '../staff/identity/tes
 import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-server';
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
-import { recordWebhookEvent } from './record';
+import { ANSWER_START_CHARS } from './deliver';
 import { WEBHOOK_RETRY_WINDOW_MS } from './relay';
 
 /**
@@ -24,7 +27,7 @@ import { WEBHOOK_RETRY_WINDOW_MS } from './relay';
  * the Standard Webhooks library (issue #38, "Must be shown"): each event type delivered once, validly signed; 500, 500,
  * 200 gets one webhook-id three times; a receiver that never answers is paused after three days (the injected clock)
  * and the admins e-mailed; a rolled-back refund sends nothing; a rotated secret verifies with both during the overlap;
- * the page's API for admins only, every change audited; the metrics.
+ * answers read up to 64 kB; the page's API for admins only, every change audited; the metrics.
  */
 
 const ADMIN_TOKEN = 'webhooks-test-admin-token-0123456789abcdef';
@@ -58,6 +61,7 @@ async function signIn() {
 beforeEach(async () => {
   await t.reset();
   await t.db.delete(webhookEndpoints);
+  await t.db.delete(campaigns);
   receiver.received.length = 0;
   receiver.answers = [];
   receiver.fallback = { status: 200, body: 'ok' };
@@ -109,16 +113,14 @@ describe('events', () => {
     expect((await change({ action: 'change_amount', amountCents: 3500 })).statusCode).toBe(200);
     expect((await change({ action: 'pause' })).statusCode).toBe(200);
     expect((await change({ action: 'cancel' })).statusCode).toBe(200);
-    // Not wired in this branch yet (issues #37 and #34): recorded through the one function their code will call.
-    await t.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(donations).where(eq(donations.id, disputed.id));
-      const donation = WebhookDonationSchema.parse({ ...(await import('./record')).webhookDonationOf(row!) });
-      await recordWebhookEvent(tx, { type: 'donation.voided', data: { donation, reason: 'Recorded twice' } });
-      await recordWebhookEvent(tx, {
-        type: 'campaign.goal_reached',
-        data: { campaign: { id: randomUUID(), slug: 'reef-2027', title: 'Reef 2027', goalCents: 100000, goalDollars: '1000.00', raisedCents: 100500, raisedDollars: '1005.00', currency: 'USD' } },
-      });
-    });
+    // An offline gift recorded twice by mistake, voided by finance (issue #37).
+    const offline = await staff('POST', STAFF_API.offlineGifts, finance, { method: 'cash', receivedOn: '2027-02-27', amountCents: 1500, donor: { name: 'Cash Donor' }, cause: 'research-science', sendReceipt: false }, { 'idempotency-key': randomUUID() });
+    expect(offline.statusCode, offline.body).toBe(201);
+    const offlineId = offline.json<{ donationId: string }>().donationId;
+    expect((await staff('POST', staffApiPath(STAFF_API.offlineGiftVoid, offlineId), finance, { reason: 'Recorded twice' })).statusCode).toBe(200);
+    // A gift that takes a $25 campaign to its goal (decision 0113).
+    await insertCampaign(t.db, 'reef-2027', { goalCents: 2500 });
+    const campaignGift = await give({ amount: 25, campaign: 'reef-2027' });
     await t.app.webhooks.relayDue();
     // The renewal: a card that attaches but declines, charged on the next charge day by the billing runner.
     const renewing = await give({ frequency: 'monthly', amount: 20 });
@@ -160,6 +162,11 @@ describe('events', () => {
     expect(of('plan.paused')[0]).toMatchObject({ reason: 'staff', plan: { id: plan!.id, status: 'paused' } });
     expect(of('plan.cancelled')[0]).toMatchObject({ plan: { id: plan!.id, status: 'cancelled' } });
     expect(of('plan.renewal_failed')[0]).toMatchObject({ plan: { id: renewingPlan!.id, status: 'past_due' }, declineCode: 'card_declined' });
+    expect(of('donation.voided')).toEqual([expect.objectContaining({ reason: 'Recorded twice', donation: expect.objectContaining({ id: offlineId, status: 'refunded', gateway: 'offline' }) })]);
+    expect(of('campaign.goal_reached')).toEqual([
+      { campaign: expect.objectContaining({ slug: 'reef-2027', title: 'Spring appeal', goalCents: 2500, goalDollars: '25.00', raisedCents: 2500, raisedDollars: '25.00', currency: 'USD' }) },
+    ]);
+    expect(of('donation.succeeded').map((data) => (data.donation as { id: string }).id)).toContain(campaignGift.id);
     // The log shows the tries of the last 30 days (the renewal's, a month after the others), each answered 200.
     const [endpoint] = await t.db.select().from(webhookEndpoints);
     await signIn();
@@ -199,7 +206,7 @@ describe('events', () => {
 describe('delivery', () => {
   it('retries 500, 500 then 200 under the same webhook-id, and logs each try', async () => {
     const { endpoint } = await addEndpoint();
-    receiver.answers = [{ status: 500, body: 'down' }, { status: 503, body: 'still down' }];
+    receiver.answers = [{ status: 500, body: 'down' }, { status: 500, body: 'still down' }];
     expect((await sendTest(endpoint.id)).statusCode).toBe(202);
     expect(await t.app.webhooks.relayDue()).toMatchObject({ retried: 1 });
     clock.advance(60 * 60 * 1000);
@@ -211,18 +218,45 @@ describe('delivery', () => {
     expect(new Set(receiver.received.map((message) => message.id)).size).toBe(1);
     expect(receiver.received.every((message) => message.verifiedWith.length === 1 && message.body.type === 'webhook.test')).toBe(true);
     const log = await deliveryLog(endpoint.id);
-    expect(log.attempts.map((attempt) => [attempt.statusCode, attempt.responseStart])).toEqual([[200, 'ok'], [503, 'still down'], [500, 'down']]);
+    expect(log.attempts.map((attempt) => [attempt.statusCode, attempt.responseStart])).toEqual([[200, 'ok'], [500, 'still down'], [500, 'down']]);
     expect(log.attempts.every((attempt) => attempt.messageId === receiver.received[0]?.id && attempt.latencyMs >= 0)).toBe(true);
     // Resend: due again now, same webhook-id, audited.
     const resent = await staff('POST', staffApiPath(STAFF_API.integrationResend, endpoint.id).replace(':deliveryId', log.attempts[0]!.deliveryId), admin);
     expect(resent.statusCode, resent.body).toBe(202);
     await t.app.webhooks.relayDue();
     expect(receiver.received.map((message) => message.id)).toEqual(Array(4).fill(receiver.received[0]?.id));
+    const audited = await t.db.select().from(adminAuditLog).where(and(eq(adminAuditLog.action, 'webhook_endpoint.resend'), eq(adminAuditLog.actorStaffId, admin.staffMember.id)));
+    expect(audited.map((entry) => entry.subjectId)).toEqual([endpoint.id]);
     // Metrics: tries by endpoint and outcome; nothing left undelivered.
     const metrics = await t.app.inject({ method: 'GET', url: METRICS_PATH, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="retried"} 2`);
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="delivered"} 2`);
     expect(metrics.body).toContain('donation_site_webhook_oldest_pending_age_seconds 0');
+  });
+
+  it('reads at most 64 kB of an answer: an answer that never ends is a 200 once 64 kB came, its start in the log', async () => {
+    // A receiver that answers 200 and then sends text forever: read whole, the try would end only at the timeout.
+    const endless = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      const write = () => {
+        while (!response.destroyed && response.write('x'.repeat(16 * 1024))) {
+          // NOTE: until the socket's buffer is full; 'drain' writes more.
+        }
+      };
+      response.on('drain', write);
+      write();
+    });
+    await new Promise<void>((resolve) => endless.listen(0, '127.0.0.1', resolve));
+    try {
+      const { endpoint } = await addEndpoint({ url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/hook` });
+      await sendTest(endpoint.id);
+      expect(await t.app.webhooks.relayDue()).toMatchObject({ delivered: 1 });
+      const [attempt] = (await deliveryLog(endpoint.id)).attempts;
+      expect(attempt).toMatchObject({ statusCode: 200, error: null, responseStart: 'x'.repeat(ANSWER_START_CHARS) });
+    } finally {
+      endless.closeAllConnections();
+      await new Promise<void>((resolve) => endless.close(() => resolve()));
+    }
   });
 
   it('does not retry a 4xx other than 429', async () => {

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import { campaignStatus } from '../../../shared/campaign-api';
 import type { StaffCampaign, StaffCampaignInput, StaffCampaignList, StaffCampaignListQuery } from '../../../shared/staff/campaigns-api';
-import { countCampaignByDay, countCampaigns, type CampaignCount } from '../../campaigns/counting';
+import { countCampaignByDay, countCampaigns, type CampaignCount } from '../../ledger/campaign-count';
 import type { Database } from '../../db/client';
 import { campaigns, donations, type CampaignRow } from '../../db/schema';
 import { staffSupporters } from '../../campaigns/supporters';
@@ -9,7 +9,7 @@ import { fromLocalDateTime, toLocalDateTime } from './local-time';
 
 /**
  * The staff's campaigns (issue #34, "Staff run campaigns"; decision 0101): the list, a campaign's page, and the rows a
- * create or an edit writes. Figures are counted by campaigns/counting.ts, the public figures' rule, read now (staff see
+ * create or an edit writes. Figures are counted by ledger/campaign-count.ts, the public figures' rule, read now (staff see
  * what is true, not the public minute).
  */
 

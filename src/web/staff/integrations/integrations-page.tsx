@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -6,7 +7,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import type { StaffEndpoint } from '../../../shared/staff/integrations-api';
 import { WEBHOOK_EVENT_DESCRIPTIONS, WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../shared/webhooks';
 import { formatInstant } from '../components/format';
@@ -15,6 +16,7 @@ import { HeadedTable } from '../components/scroll-table';
 import { StaffPage } from '../components/staff-page';
 import { useStaffAction } from '../components/use-staff-action';
 import { useStaffData } from '../components/use-staff-data';
+import { useStaffSession } from '../identity/session/staff-session-context';
 import { addEndpoint, fetchDeliveryLog, fetchEndpoints, resendDelivery, rotateSecret, sendTestEvent, setPaused } from './integrations-api';
 
 /** The secret just shown once, and which endpoint it signs for. */
@@ -23,10 +25,23 @@ interface ShownSecret {
   secret: string;
 }
 
-/** One endpoint's delivery log: each try's time, status, latency and the start of the answer, with "Resend". */
-function DeliveryLog({ endpoint, version }: { endpoint: StaffEndpoint; version: number }) {
-  const { data, error, reload } = useStaffData(fetchDeliveryLog, `${endpoint.id}#${version}`.split('#')[0] ?? endpoint.id);
+/** How soon a delivery log with deliveries waiting for their first try is read again, in ms (the relay polls every second). */
+const WAITING_LOG_REFRESH_MS = 2_000;
+
+/**
+ * One endpoint's delivery log: each try's time, status, latency and the start of the answer, with "Resend". Loaded when
+ * shown; the page remounts it (its `key`) after each of its actions, so a test event queued shows as waiting at once, and
+ * it reads itself again every {@link WAITING_LOG_REFRESH_MS} while deliveries wait for their first try, so the admin
+ * sees the try without pressing "Refresh the log".
+ */
+function DeliveryLog({ endpoint }: { endpoint: StaffEndpoint }) {
+  const { data, error, reload } = useStaffData(fetchDeliveryLog, endpoint.id);
   const { busy, actionError, status, act } = useStaffAction(reload);
+  useEffect(() => {
+    if (!data || data.waiting === 0) return undefined;
+    const timer = setTimeout(reload, WAITING_LOG_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [data, reload]);
   return (
     <Box sx={{ mt: 2 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center', mb: 1 }}>
@@ -64,11 +79,25 @@ function DeliveryLog({ endpoint, version }: { endpoint: StaffEndpoint; version: 
 }
 
 /**
- * `/staff/integrations` (issue #38, admin only: the API answers viewer and finance 403, and the navigation hides it from
- * them): add an endpoint (URL, events, donor contact or not), see its secret once, rotate it (the old one signs 24
- * more hours), pause or resume it, send a test event, and read each endpoint's delivery log with "Resend".
+ * `/staff/integrations` (issue #38, admin only: the API answers viewer and finance 403, the navigation hides it from
+ * them, and the page tells them it is not theirs without asking the API): add an endpoint (URL, events, donor contact
+ * or not), see its secret once, rotate it (the old one signs 24 more hours), pause or resume it, send a test event, and
+ * read each endpoint's delivery log with "Resend".
  */
 export function IntegrationsPage() {
+  const { can } = useStaffSession();
+  if (!can('integrations')) {
+    return (
+      <StaffPage title="Integrations">
+        <Alert severity="info">Integrations are for admins: their secrets and the donors&apos; contact leave the charity. Ask an admin.</Alert>
+      </StaffPage>
+    );
+  }
+  return <Endpoints />;
+}
+
+/** The admin's integrations page itself: the form to add an endpoint, the secret shown once, and every endpoint. */
+function Endpoints() {
   const { data, error: loadError, reload } = useStaffData(fetchEndpoints, '');
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
@@ -179,7 +208,7 @@ export function IntegrationsPage() {
               {endpoint.status === 'active' ? 'Pause' : 'Resume'}
             </Button>
           </Box>
-          <DeliveryLog key={`${endpoint.id}-${logVersion}`} endpoint={endpoint} version={logVersion} />
+          <DeliveryLog key={`${endpoint.id}-${logVersion}`} endpoint={endpoint} />
         </Box>
       ))}
     </StaffPage>

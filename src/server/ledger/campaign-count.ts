@@ -7,7 +7,9 @@ import { donations } from '../db/schema';
  * staff's: the succeeded gifts that recorded the campaign (a renewal records it only when charged while the campaign is
  * live: ledger/campaign-entries.ts), each counted as its amount less what was refunded and less the card fee the donor
  * covered (never below 0); a fully refunded gift (`refunded`), a disputed one (`disputed`, until won) and pending or
- * declined attempts count nothing. Donors are distinct addresses, compared without case.
+ * declined attempts count nothing. Donors are distinct addresses, compared without case. In the ledger (decision 0113)
+ * because the move that makes a gift count also checks, in its transaction, whether it made the campaign reach its goal
+ * (campaign-goal-entries.ts).
  */
 
 /** A campaign's count: `raisedCents`, net as above, and `donorCount`, distinct donor e-mail addresses. */
@@ -68,8 +70,8 @@ export async function countCampaignByDay(db: Database, slug: string, timeZone: s
 
 /**
  * True when a campaign's raised amount went from below its goal to at least its goal (cents, counted as
- * {@link countCampaigns}): the test a `campaign.goal_reached` event (issue #38) applies to a campaign's count read
- * before and after a gift's or a refund's transaction. False without a goal.
+ * {@link countCampaigns}): the test a `campaign.goal_reached` event (issue #38; campaign-goal-entries.ts) applies to a
+ * campaign's count without and with the gifts a move made count. False without a goal.
  */
 export function crossesGoal(beforeCents: number, afterCents: number, goalCents: number | null): boolean {
   return goalCents !== null && beforeCents < goalCents && afterCents >= goalCents;

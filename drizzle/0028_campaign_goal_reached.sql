@@ -1,0 +1,1 @@
+ALTER TABLE "campaigns" ADD COLUMN "goal_reached_at" timestamp with time zone;
