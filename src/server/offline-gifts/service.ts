@@ -68,6 +68,8 @@ export async function recordOneOfflineGift(db: Database, request: OfflineGiftReq
   }
   if (request.confirmDuplicate !== true) {
     const duplicateOf = await findLikelyDuplicate(db, request);
+    // The "duplicate" may be this very key's gift, recorded by a press of the same button meanwhile: answer it again.
+    if (duplicateOf && (await findRecordedEntries(db, [entryKey])).has(entryKey)) return replay();
     if (duplicateOf) return { kind: 'likely_duplicate', duplicateOf };
   }
   try {
