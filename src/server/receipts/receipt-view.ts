@@ -60,7 +60,9 @@ export function formatReceiptDate(instant: Date, locale: Locale = SOURCE_LOCALE)
  * receipt's issue time (a site gift's receipt is issued as it succeeds).
  */
 export function giftDateOf({ issuedAt, receivedOn }: Pick<ReceiptDetails, 'issuedAt' | 'receivedOn'>): Date {
-  return receivedOn ? new Date(`${receivedOn}T12:00:00Z`) : issuedAt;
+  if (!receivedOn) return issuedAt;
+  const [year = 0, month = 1, day = 1] = receivedOn.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day, 12));
 }
 
 /** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown, or the method of a gift received outside the site (`Cheque`; issue #37), in `locale`. */
