@@ -89,6 +89,17 @@ export function offlineAmountError(amountCents: number): string | undefined {
   return undefined;
 }
 
+/**
+ * Cents of a dollar amount as staff write it (`200`, `200.5`, `1,200.00`, `$200`), or NaN for anything else. A comma is
+ * read only as a thousands separator (`1,200`), never as a decimal comma: `200,50` is refused rather than read as
+ * $20,050 (a European spreadsheet's way of writing $200.50). Shared by the page and the CSV import (issue #37).
+ */
+export function centsOfDollarText(text: string): number {
+  const match = /^\$?(\d{1,3}(?:,\d{3})+|\d{1,9})(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!match?.[1]) return Number.NaN;
+  return Number(match[1].replaceAll(',', '')) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+}
+
 /** A campaign's slug as donations record it (lower case letters, digits and hyphens, 1-64). */
 const CampaignSlugSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, { error: 'Choose a campaign from the list' });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { isNoEmailAddress } from '../../shared/offline-gifts';
 import { donations, receiptCounters, receipts, type DonationRefundRow } from '../db/schema';
 import { enqueueMail, enqueueMails } from '../mail/outbox';
 
@@ -119,8 +120,8 @@ export async function enqueuePartialRefundNotice(db: Database, refund: Pick<Dona
  * audit entry): a `receipt_resend` message, rendered and sent as the first receipt is (the PDF attached), to the
  * donation's address as it is NOW (a corrected address included). Each call is a message of its own (its own
  * dedupe key and Message-ID), so a receipt can be sent again as often as staff ask. Resolves with the message's id and
- * recipient, or undefined when the donation has no receipt or its receipt is void (a gift refunded in full), so
- * nothing is queued.
+ * recipient, or undefined when the donation has no receipt, its receipt is void (a gift refunded in full) or its donor has
+ * no e-mail (the stand-in address of decision 0112: nothing is ever sent to it), so nothing is queued.
  */
 export async function enqueueReceiptResend(db: Database, donationId: string): Promise<{ id: string; recipient: string } | undefined> {
   const [donation] = await db
@@ -128,7 +129,7 @@ export async function enqueueReceiptResend(db: Database, donationId: string): Pr
     .from(donations)
     .innerJoin(receipts, eq(receipts.donationId, donations.id))
     .where(eq(donations.id, donationId));
-  if (!donation || donation.voidedAt !== null) return undefined;
+  if (!donation || donation.voidedAt !== null || isNoEmailAddress(donation.email)) return undefined;
   const id = await enqueueMail(db, { kind: 'receipt_resend', dedupeKey: `receipt_resend:${donationId}:${randomUUID()}`, recipient: donation.email, donationId });
   return id === undefined ? undefined : { id, recipient: donation.email };
 }

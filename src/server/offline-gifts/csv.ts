@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import {
+  centsOfDollarText,
   OFFLINE_CSV_COLUMNS,
   OfflineGiftRequestSchema,
   receivedOnError,
@@ -12,7 +13,8 @@ import type { OfflineGiftEntry } from './record';
 
 /**
  * A CSV file of offline gifts (issue #37, "From a file"; columns documented in README.md, "Offline gifts"): parsed with
- * csv-parse (RFC 4180: quoted fields, commas and line breaks inside quotes, a UTF-8 byte-order mark), every row checked
+ * csv-parse (RFC 4180: quoted fields, commas and line breaks inside quotes, CRLF or LF, a UTF-8 byte-order mark, `;` as
+ * the delimiter when the header row has no comma), every row checked
  * with the page's own schema, every error named by row and column. Nothing here writes: the caller records all rows or
  * none (recordOfflineGifts).
  */
@@ -60,12 +62,13 @@ export function offlineCsvTemplate(): string {
   ]);
 }
 
-/** Cents of a dollar amount as people write it (`200`, `200.5`, `1,200.00`, `$200`), or NaN. */
-function centsOf(text: string): number {
-  const plain = text.replace(/^\$/, '').replaceAll(',', '');
-  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(plain);
-  if (!match) return Number.NaN;
-  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'));
+/**
+ * A dedication as staff write it: `honor`/`memory`, or the donation form's words (`In honour of`, `in memory of`),
+ * British or American spelling; anything else as written, for the schema to refuse by name.
+ */
+function dedicationOf(text: string): string {
+  const words = text.trim().toLowerCase().replace(/^in\s+/, '').replace(/\s+of$/, '');
+  return words === 'honour' ? 'honor' : words;
 }
 
 /** A yes/no cell: `yes`, `y`, `true`, `1` or `no`, `n`, `false`, `0`, empty for no; anything else undefined. */
@@ -97,14 +100,23 @@ function requestOf(cells: Record<string, string>): Record<string, unknown> {
     method: cells.method?.trim().toLowerCase().replace(/[\s-]+/g, '_'),
     reference: optional('reference'),
     receivedOn: cells.received_on?.trim(),
-    amountCents: centsOf(amount),
+    amountCents: centsOfDollarText(amount),
     donor: { name: cells.donor_name ?? '', email: optional('donor_email'), address: Object.keys(address).length > 0 ? address : undefined },
     cause: cells.cause?.trim().toLowerCase(),
     campaign: optional('campaign')?.trim().toLowerCase(),
-    tribute: dedication === undefined && honoree === undefined ? undefined : { type: dedication?.trim().toLowerCase(), honoreeName: honoree ?? '' },
+    tribute: dedication === undefined && honoree === undefined ? undefined : { type: dedication === undefined ? undefined : dedicationOf(dedication), honoreeName: honoree ?? '' },
     note: optional('note'),
     sendReceipt: yesNo(cells.send_receipt?.trim() ?? ''),
   };
+}
+
+/**
+ * The file's delimiter: a semicolon when its header row has semicolons and no comma (a spreadsheet saved in a language
+ * whose decimal mark is a comma writes `;`-separated "CSV"), else a comma.
+ */
+function delimiterOf(text: string): ',' | ';' {
+  const header = text.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/, 1)[0] ?? '';
+  return header.includes(';') && !header.includes(',') ? ';' : ',';
 }
 
 /**
@@ -118,7 +130,8 @@ function requestOf(cells: Record<string, string>): Record<string, unknown> {
 export function checkOfflineCsv(text: string, today: string): CheckedOfflineCsv {
   let records: string[][];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    // NOTE: rows of empty cells (`,,,,`: a spreadsheet's formatted but empty rows) are skipped like empty lines.
+    records = parse(text, { bom: true, delimiter: delimiterOf(text), skip_empty_lines: true, skip_records_with_empty_values: true, relax_column_count: false }) as string[][];
   } catch (error) {
     return { errors: [{ row: 0, column: 'file', message: `This is not a CSV file we can read: ${(error as Error).message}` }], entries: [], campaigns: new Map() };
   }

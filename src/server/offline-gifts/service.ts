@@ -8,6 +8,7 @@ import {
   fingerprintOfflineGift,
   recordOfflineGifts,
   unknownCampaigns,
+  type OfflineGiftEntry,
   type RecordedOfflineGift,
 } from './record';
 
@@ -67,6 +68,8 @@ export async function recordOneOfflineGift(db: Database, request: OfflineGiftReq
   }
   if (request.confirmDuplicate !== true) {
     const duplicateOf = await findLikelyDuplicate(db, request);
+    // The "duplicate" may be this very key's gift, recorded by a press of the same button meanwhile: answer it again.
+    if (duplicateOf && (await findRecordedEntries(db, [entryKey])).has(entryKey)) return replay();
     if (duplicateOf) return { kind: 'likely_duplicate', duplicateOf };
   }
   try {
@@ -92,7 +95,9 @@ export type ImportOutcome =
 
 /**
  * Checks the CSV `text` (checkOfflineCsv, then that each campaign named exists) and, when `record` and nothing is wrong,
- * records every row not recorded before (by its row key) in ONE transaction with the audit: all or none (issue #37).
+ * records every row not recorded before (by its row key) in ONE transaction with the audit: all or none (issue #37). When
+ * another request records some of the same rows meanwhile, this one's transaction fails on their keys and is tried once
+ * more with what is still new, so the same file sent twice at once is recorded once (not a 500).
  * With errors nothing is written and every error is returned; without `record`, the count of what would be recorded.
  */
 export async function importOfflineCsv(db: Database, text: string, options: RecordingContext & { record: boolean }): Promise<ImportOutcome> {
@@ -102,13 +107,26 @@ export async function importOfflineCsv(db: Database, text: string, options: Reco
   for (const slug of unknown) for (const row of checked.campaigns.get(slug) ?? []) errors.push({ row, column: 'campaign', message: `No campaign is named ${slug}` });
   if (errors.length > 0) return { kind: 'refused', errors: errors.sort((a, b) => a.row - b.row) };
   const rows = checked.entries.length;
-  const recordedBefore = await findRecordedEntries(db, checked.entries.map((entry) => entry.entryKey));
-  const fresh = checked.entries.filter((entry) => !recordedBefore.has(entry.entryKey));
+  const freshEntries = async () => {
+    const recordedBefore = await findRecordedEntries(db, checked.entries.map((entry) => entry.entryKey));
+    return checked.entries.filter((entry) => !recordedBefore.has(entry.entryKey));
+  };
+  const fresh = await freshEntries();
   if (!options.record) return { kind: 'checked', rows, toRecord: fresh.length, alreadyRecorded: rows - fresh.length };
-  const recorded = await db.transaction(async (tx) => {
-    const gifts = await recordOfflineGifts(tx, fresh, { ...options, source: 'import' });
-    await options.audit(tx, gifts);
-    return gifts;
-  });
+  const recordAll = (entries: OfflineGiftEntry[]) =>
+    db.transaction(async (tx) => {
+      const gifts = await recordOfflineGifts(tx, entries, { ...options, source: 'import' });
+      await options.audit(tx, gifts);
+      return gifts;
+    });
+  let recorded: RecordedOfflineGift[];
+  try {
+    recorded = await recordAll(fresh);
+  } catch (error) {
+    // The same file recorded meanwhile (two presses, two tabs): its rows' keys are taken, all of this was rolled back;
+    // what is left to record is looked up again (nothing, for the same file), so the answer is "recorded before".
+    if (!isUniqueViolation(error)) throw error;
+    recorded = await recordAll(await freshEntries());
+  }
   return { kind: 'recorded', rows, recorded: recorded.length, alreadyRecorded: rows - recorded.length };
 }

@@ -54,9 +54,21 @@ export function formatReceiptDate(instant: Date, locale: Locale = SOURCE_LOCALE)
   return onceEach(dateFormats, tag, () => new Intl.DateTimeFormat(tag, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })).format(instant);
 }
 
-/** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown, in `locale`. */
-function paidWith({ cardBrand, cardLast4 }: Pick<ReceiptDetails, 'cardBrand' | 'cardLast4'>, locale: Locale): string {
+/**
+ * The day a receipt's gift was given, as an instant to print with {@link formatReceiptDate}: the day a gift received
+ * outside the site was received (issue #37: a cheque of last month, recorded today, is dated last month), else the
+ * receipt's issue time (a site gift's receipt is issued as it succeeds).
+ */
+export function giftDateOf({ issuedAt, receivedOn }: Pick<ReceiptDetails, 'issuedAt' | 'receivedOn'>): Date {
+  if (!receivedOn) return issuedAt;
+  const [year = 0, month = 1, day = 1] = receivedOn.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day, 12));
+}
+
+/** `Visa ending in 4242`, or `Card` when the brand or last 4 are unknown, or the method of a gift received outside the site (`Cheque`; issue #37), in `locale`. */
+function paidWith({ cardBrand, cardLast4, paymentMethod }: Pick<ReceiptDetails, 'cardBrand' | 'cardLast4' | 'paymentMethod'>, locale: Locale): string {
   const i18n = serverI18n(locale);
+  if (paymentMethod !== undefined && paymentMethod !== 'card') return i18n._('pdf.receipt.offlineMethod', { method: paymentMethod });
   if (!cardBrand || !cardLast4) return i18n._('pdf.receipt.card');
   return i18n._('pdf.receipt.cardEnding', { brand: CARD_BRAND_NAMES[cardBrand], last4: cardLast4 });
 }
@@ -75,7 +87,7 @@ export function receiptLines(receipt: ReceiptDetails & Partial<RecurringReceiptN
   const amount = (cents: number) => formatAmountCents(cents, receipt.currency, locale);
   return [
     { label: i18n._('pdf.receipt.number'), value: receipt.number },
-    { label: i18n._('pdf.receipt.date'), value: formatReceiptDate(receipt.issuedAt, locale) },
+    { label: i18n._('pdf.receipt.date'), value: formatReceiptDate(giftDateOf(receipt), locale) },
     { label: i18n._('pdf.receipt.amount'), value: amount(receipt.amountCents) },
     // Issue #23: a gift whose donor covered the card fee shows the gift and the fee; 'Amount' is their total, as charged.
     ...(receipt.feeCoveredCents

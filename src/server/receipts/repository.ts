@@ -1,11 +1,12 @@
-import { and, asc, desc, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { Locale } from '../../shared/i18n/locales';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
+import { NO_EMAIL_DOMAIN, type PaymentMethod } from '../../shared/offline-gifts';
 import type { TributeType } from '../../shared/tribute';
 import type { Database } from '../db/client';
-import { donationRefunds, donations, receipts } from '../db/schema';
+import { donationRefunds, donations, offlineGifts, receipts } from '../db/schema';
 
 /**
  * Receipts (issue #12) read back for the e-mail, the PDF, resends and year-end statements. They are numbered, voided
@@ -69,11 +70,27 @@ export interface ReceiptDetails {
   feeCoveredCents?: number;
   /** The donor's language (issue #24): the receipt, its e-mail and its PDF are written in it; English when absent. */
   locale?: Locale;
+  /** How the gift was paid (issue #37): `card` on the site (also when absent), or a method of a gift received outside it. */
+  paymentMethod?: PaymentMethod;
+  /** The day a gift received outside the site was received (`YYYY-MM-DD`; issue #37), its date on the receipt and statement; null for a site gift. */
+  receivedOn?: string | null;
 }
+
+/**
+ * The year a receipt belongs to in a year-end statement (issue #12; decision 0114): the year a gift received outside
+ * the site was received (issue #37: a cheque of last December recorded in January is last year's gift, though its
+ * receipt takes this year's number), else the receipt's year (UTC, as its number). Needs `offline_gifts` left-joined.
+ */
+export const statementYearSql = sql<number>`coalesce(extract(year from ${offlineGifts.receivedOn})::integer, ${receipts.year})`;
+
+/** `donations.donor_email` is a real address, not the stand-in of a donor without an e-mail (decision 0112): mail may go to it. */
+export const mailableDonorSql = sql`${donations.donorEmail} NOT LIKE ${`%@${NO_EMAIL_DOMAIN}`}`;
 
 const detailColumns = {
   feeCoveredCents: donations.feeCoveredCents,
   locale: donations.locale,
+  paymentMethod: donations.paymentMethod,
+  receivedOn: offlineGifts.receivedOn,
   number: receipts.number,
   issuedAt: receipts.issuedAt,
   voidedAt: receipts.voidedAt,
@@ -101,6 +118,7 @@ export async function findReceiptByDonationId(db: Database, donationId: string):
     .select(detailColumns)
     .from(receipts)
     .innerJoin(donations, eq(donations.id, receipts.donationId))
+    .leftJoin(offlineGifts, eq(offlineGifts.donationId, receipts.donationId))
     .where(eq(receipts.donationId, donationId));
   return row;
 }
@@ -111,13 +129,15 @@ export async function findReceiptByTransactionId(db: Database, transactionId: st
     .select(detailColumns)
     .from(receipts)
     .innerJoin(donations, eq(donations.id, receipts.donationId))
+    .leftJoin(offlineGifts, eq(offlineGifts.donationId, receipts.donationId))
     .where(eq(donations.gatewayTransactionId, transactionId));
   return row;
 }
 
 /**
  * Every receipt of the donations made with `email` (compared case-insensitively), oldest first; with `year`,
- * only that year's receipts that are not void (a refunded gift is left out of a statement; issue #12).
+ * only the receipts of that statement year ({@link statementYearSql}) that are not void (a refunded gift is left out of
+ * a statement; issue #12), in the order the gifts were given (a late-recorded offline gift by the day received).
  */
 export async function listReceiptsByEmail(db: Database, email: string, year?: number): Promise<ReceiptDetails[]> {
   const byAddress = eq(sql`lower(${donations.donorEmail})`, email.toLowerCase());
@@ -125,26 +145,23 @@ export async function listReceiptsByEmail(db: Database, email: string, year?: nu
     .select(detailColumns)
     .from(receipts)
     .innerJoin(donations, eq(donations.id, receipts.donationId))
-    .where(year === undefined ? byAddress : and(byAddress, eq(receipts.year, year), isNull(receipts.voidedAt)))
-    .orderBy(asc(receipts.year), asc(receipts.sequence));
+    .leftJoin(offlineGifts, eq(offlineGifts.donationId, receipts.donationId))
+    .where(year === undefined ? byAddress : and(byAddress, eq(statementYearSql, year), isNull(receipts.voidedAt)))
+    .orderBy(asc(statementYearSql), asc(sql`coalesce((${offlineGifts.receivedOn} + time '12:00') AT TIME ZONE 'UTC', ${receipts.issuedAt})`), asc(receipts.sequence));
 }
 
 /**
- * The distinct addresses (lower case) with at least one receipt, not void, issued in `year`: who gets a year-end
- * statement. Issued times are compared in UTC, like receipt numbers.
+ * The distinct addresses (lower case) with at least one receipt, not void, of statement year `year`
+ * ({@link statementYearSql}: UTC for the site's gifts, like receipt numbers; the day received for offline gifts): who
+ * gets a year-end statement. A donor without an e-mail (decision 0112) gets none: her stand-in address is left out.
  */
 export async function listStatementRecipients(db: Database, year: number): Promise<string[]> {
   const rows = await db
     .selectDistinct({ email: sql<string>`lower(${donations.donorEmail})` })
     .from(receipts)
     .innerJoin(donations, eq(donations.id, receipts.donationId))
-    .where(
-      and(
-        gte(receipts.issuedAt, new Date(Date.UTC(year, 0, 1))),
-        lt(receipts.issuedAt, new Date(Date.UTC(year + 1, 0, 1))),
-        isNull(receipts.voidedAt),
-      ),
-    )
+    .leftJoin(offlineGifts, eq(offlineGifts.donationId, receipts.donationId))
+    .where(and(eq(statementYearSql, year), isNull(receipts.voidedAt), mailableDonorSql))
     .orderBy(sql`1`);
   return rows.map((row) => row.email);
 }

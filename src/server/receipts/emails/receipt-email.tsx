@@ -5,7 +5,7 @@ import { DOWNLOAD_RECEIPT_LABEL, RECEIPTS_PAGE_PATH } from '../../../shared/rece
 import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
 import { keptAmountCents } from '../../ledger/kept-amount';
-import { formatAmountCents, formatReceiptDate, receiptLines, taxStatementIn, type RecurringReceiptNote } from '../receipt-view';
+import { formatAmountCents, formatReceiptDate, giftDateOf, receiptLines, taxStatementIn, type RecurringReceiptNote } from '../receipt-view';
 import type { ReceiptDetails, RefundNoticeDetails } from '../repository';
 import { LabelledLines } from './labelled-lines';
 import { EmailLayout } from './layout';
@@ -86,7 +86,7 @@ export function ReceiptVoidEmail({ receipt, context }: { receipt: ReceiptDetails
       <Text>
         {i18n._('email.void.body', {
           amount: formatAmountCents(receipt.amountCents, receipt.currency, locale),
-          date: formatReceiptDate(receipt.issuedAt, locale),
+          date: formatReceiptDate(giftDateOf(receipt), locale),
           transactionId: receipt.transactionId,
           number: receipt.number,
         })}
@@ -128,7 +128,7 @@ export function PartialRefundEmail({
           refundDate: formatReceiptDate(refund.createdAt, locale),
           refunded,
           amount: amount(receipt.amountCents),
-          giftDate: formatReceiptDate(receipt.issuedAt, locale),
+          giftDate: formatReceiptDate(giftDateOf(receipt), locale),
           transactionId: receipt.transactionId,
         })}
       </Text>
@@ -170,7 +170,7 @@ export function ReceiptLinksEmail({ receipts, context, locale }: { receipts: Lis
       <Section>
         {receipts.map(({ receipt, pdfUrl }) => {
           const values = {
-            date: formatReceiptDate(receipt.issuedAt, locale),
+            date: formatReceiptDate(giftDateOf(receipt), locale),
             amount: amount(receipt.amountCents, receipt.currency),
             refunded: amount(receipt.refundedCents, receipt.currency),
           };
@@ -209,7 +209,7 @@ export function YearEndStatementEmail({ year, receipts, context, locale }: { yea
       <Section>
         {receipts.map(({ receipt, pdfUrl }) => {
           const values = {
-            date: formatReceiptDate(receipt.issuedAt, locale),
+            date: formatReceiptDate(giftDateOf(receipt), locale),
             amount: formatAmountCents(keptAmountCents(receipt), receipt.currency, locale),
             refunded: formatAmountCents(receipt.refundedCents, receipt.currency, locale),
           };

@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { isNoEmailAddress } from '../../../shared/offline-gifts';
 import type { Database } from '../../db/client';
 import { donationRefunds, donations, mailOutbox, receipts, recurringPlans } from '../../db/schema';
 import { enqueueReceiptResend } from '../../ledger/receipt-entries';
@@ -15,18 +16,22 @@ import { DONATION_AUDIT_ACTIONS, DONATION_SUBJECT } from '../shared/donation-aud
 
 
 
-/** What became of a resend: `queued` to `recipient`; `not_found`; `no_receipt` (never succeeded); `receipt_void` (refunded in full). */
-export type ResendOutcome = { kind: 'queued'; recipient: string } | { kind: 'not_found' } | { kind: 'no_receipt' } | { kind: 'receipt_void' };
+/**
+ * What became of a resend: `queued` to `recipient`; `not_found`; `no_receipt` (never succeeded); `receipt_void` (refunded
+ * in full); `no_email` (a gift received outside the site from a donor without an e-mail; issue #37, decision 0112).
+ */
+export type ResendOutcome = { kind: 'queued'; recipient: string } | { kind: 'not_found' } | { kind: 'no_receipt' } | { kind: 'receipt_void' } | { kind: 'no_email' };
 
-/** Why no receipt can be resent for `donationId`: no such donation, it has no receipt, or its receipt is void. */
+/** Why no receipt can be resent for `donationId`: no such donation, it has no receipt, its receipt is void, or its donor has no e-mail. */
 async function receiptRefusal(tx: Database, donationId: string): Promise<ResendOutcome> {
   const [row] = await tx
-    .select({ voidedAt: receipts.voidedAt, number: receipts.number })
+    .select({ voidedAt: receipts.voidedAt, number: receipts.number, email: donations.donorEmail })
     .from(donations)
     .leftJoin(receipts, eq(receipts.donationId, donations.id))
     .where(eq(donations.id, donationId));
   if (!row) return { kind: 'not_found' };
-  return row.number === null ? { kind: 'no_receipt' } : { kind: 'receipt_void' };
+  if (row.number === null) return { kind: 'no_receipt' };
+  return row.voidedAt === null && isNoEmailAddress(row.email) ? { kind: 'no_email' } : { kind: 'receipt_void' };
 }
 
 /**

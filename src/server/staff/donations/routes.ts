@@ -64,6 +64,8 @@ export const NO_RECEIPT_MESSAGE = 'This donation has no receipt: it was never ch
 export const NO_RECEIPT_PDF_MESSAGE = 'This donation has no receipt.';
 /** 409 of a resend for a donation whose receipt is void (refunded in full): the void notice was sent instead. */
 export const RECEIPT_VOID_MESSAGE = 'The receipt of this donation is void (it was refunded in full): there is no receipt to send.';
+/** 409 of a resend for a gift whose donor has no e-mail (issue #37; decision 0112): its PDF is posted instead. */
+export const NO_EMAIL_RECEIPT_MESSAGE = "This donor has no e-mail address: download the receipt's PDF to post it, or correct the donor's e-mail first.";
 
 /** A donation's id in a path: any text (one that names no donation, a non-UUID included, answers 404). */
 const DonationParamsSchema = z.object({ id: z.string().max(100) });
@@ -211,7 +213,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
 
   /**
    * POST /api/staff/donations/:id/receipt/resend (right `resend`): queues the receipt again to the donation's address
-   * (resendReceiptForStaff), audited; 202 `{success, recipient}`. 404 no such donation; 409 no receipt, or void.
+   * (resendReceiptForStaff), audited; 202 `{success, recipient}`. 404 no such donation; 409 no receipt, void, or a donor without an e-mail.
    */
   app.post(
     STAFF_API.donationReceiptResend,
@@ -236,6 +238,8 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
           return reply.code(409).send(apiError(NO_RECEIPT_MESSAGE));
         case 'receipt_void':
           return reply.code(409).send(apiError(RECEIPT_VOID_MESSAGE));
+        case 'no_email':
+          return reply.code(409).send(apiError(NO_EMAIL_RECEIPT_MESSAGE));
         case 'queued':
           return reply.code(202).send({ success: true, recipient: outcome.recipient });
       }

@@ -2,7 +2,8 @@ import { isNoEmailAddress, shownEmail } from '../../../shared/offline-gifts';
 import { and, desc, eq, isNull, lte, sql } from 'drizzle-orm';
 import type { StaffDonorDetail } from '../../../shared/staff/donors-api';
 import type { Database } from '../../db/client';
-import { donations, donorTotals, mailOutbox, receipts, recurringPlans } from '../../db/schema';
+import { donations, donorTotals, mailOutbox, offlineGifts, receipts, recurringPlans } from '../../db/schema';
+import { mailableDonorSql, statementYearSql } from '../../receipts/repository';
 import { lastCompletedYear } from '../../receipts/statements';
 import { mailStateOf } from '../shared/mail-state';
 import { staffStatusOf } from '../shared/status';
@@ -23,16 +24,19 @@ export function donorDonationsCondition(donorKey: string) {
 }
 
 /**
- * The finished calendar years (UTC, as receipt numbers and statements count them; not after lastCompletedYear(now))
- * in which the donor of `donorKey` has a receipt that is not void, newest first: the years whose statement exists.
+ * The finished calendar years (as statements count them, receipts/repository.ts statementYearSql: UTC for the site's
+ * gifts, the day received for offline gifts; not after lastCompletedYear(now)) in which the donor of `donorKey` has a
+ * receipt that is not void, newest first: the years whose statement exists. None for a donor without an e-mail
+ * (decision 0112): no statement can be sent to her.
  */
 export async function statementYearsOf(db: Database, donorKey: string, now: Date): Promise<number[]> {
   const rows = await db
-    .selectDistinct({ year: receipts.year })
+    .selectDistinct({ year: statementYearSql })
     .from(receipts)
     .innerJoin(donations, eq(donations.id, receipts.donationId))
-    .where(and(donorDonationsCondition(donorKey), isNull(receipts.voidedAt), lte(receipts.year, lastCompletedYear(now))))
-    .orderBy(desc(receipts.year));
+    .leftJoin(offlineGifts, eq(offlineGifts.donationId, receipts.donationId))
+    .where(and(donorDonationsCondition(donorKey), isNull(receipts.voidedAt), mailableDonorSql, lte(statementYearSql, lastCompletedYear(now))))
+    .orderBy(desc(statementYearSql));
   return rows.map((row) => row.year);
 }
 

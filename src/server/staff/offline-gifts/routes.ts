@@ -1,3 +1,4 @@
+import type { preValidationAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -9,12 +10,14 @@ import {
   OfflineVoidAnswerSchema,
   OfflineVoidRequestSchema,
 } from '../../../shared/offline-gifts';
+import { UNSUPPORTED_CHARACTERS_MESSAGE } from '../../../shared/field-rules';
 import { STAFF_API } from '../../../shared/staff/paths';
 import type { Database } from '../../db/client';
 import { errorAnswers } from '../../http/error-answers';
 import { apiError, INVALID_INPUT_MESSAGE, NOT_FOUND_MESSAGE } from '../../http/errors';
+import { refusedText } from '../../http/input-guard';
 import { IDEMPOTENT_REPLAYED_HEADER, readIdempotencyKey } from '../../idempotency/idempotency-key';
-import { offlineCsvTemplate } from '../../offline-gifts/csv';
+import { checkOfflineCsv, offlineCsvTemplate } from '../../offline-gifts/csv';
 import { importOfflineCsv, recordOneOfflineGift, todayIn } from '../../offline-gifts/service';
 import { voidOfflineGift } from '../../offline-gifts/void';
 import type { Clock } from '../../platform/clock';
@@ -78,6 +81,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The staff offline gifts routes; see each route's comment. */
 export const staffOfflineGiftRoutes: FastifyPluginAsyncZod<StaffOfflineGiftsOptions> = async (app, { db, clock, timeZone }) => {
+  /**
+   * The import's preValidation, after the staff check: a CSV holding a character no text may hold (a control character,
+   * a bidirectional control: the input guard's rule, http/input-guard.ts) is refused as the file with errors it is, each
+   * named by row and column (checkOfflineCsv: every cell's schema refuses the same characters), rather than by the
+   * guard's one error on `csv`, so staff see which cell to fix (issue #37: "every row checked with its errors").
+   * Nothing is written. A body without such a character goes on to the schema and the guard.
+   */
+  const nameRefusedCells: preValidationAsyncHookHandler = async (request, reply) => {
+    const csv = (request.body as { csv?: unknown } | null | undefined)?.csv;
+    if (typeof csv !== 'string' || !refusedText(csv)) return undefined;
+    const { errors } = checkOfflineCsv(csv, todayIn(timeZone, clock.now()));
+    // A refused character the cells' schemas do not see (say, a form feed trimmed off a cell) is named by its line.
+    const line = csv.split(/\r\n|\n|\r/).findIndex(refusedText) + 1;
+    const named = errors.length > 0 ? errors : [{ row: 0, column: 'file', message: `Line ${line}: ${UNSUPPORTED_CHARACTERS_MESSAGE}` }];
+    return reply.code(400).send({ success: false as const, error: OFFLINE_IMPORT_REFUSED_MESSAGE, code: 'import_refused' as const, errors: named });
+  };
+
   /**
    * POST /api/staff/offline-gifts + `Idempotency-Key` (right `offline_gifts`): records a gift received outside the site
    * (recordOneOfflineGift), audited. 201 `{donationId, receiptNumber, receiptEmailed}`; the same key again answers the
@@ -178,12 +198,14 @@ export const staffOfflineGiftRoutes: FastifyPluginAsyncZod<StaffOfflineGiftsOpti
    * POST /api/staff/offline-gifts/import `{csv, record}` (right `offline_gifts`): checks every row of the CSV
    * (importOfflineCsv) and, with `record`, records all its new rows or none in one transaction, audited with the counts.
    * 200 `{rows, toRecord, alreadyRecorded}` for a check; 201 `{rows, recorded, alreadyRecorded}` once recorded (a file
-   * recorded before records nothing: `recorded: 0`); 400 `import_refused` with every error by row and column.
+   * recorded before records nothing: `recorded: 0`); 400 `import_refused` with every error by row and column (a control
+   * character in a cell too: nameRefusedCells).
    */
   app.post(
     STAFF_API.offlineGiftsImport,
     {
-      preHandler: requireStaff('offline_gifts'),
+      // NOTE: the staff check in preValidation, so that nameRefusedCells reads a file for finance and admin only.
+      preValidation: [requireStaff('offline_gifts'), nameRefusedCells],
       bodyLimit: OFFLINE_IMPORT_BODY_LIMIT_BYTES,
       schema: {
         summary: 'Staff: check, then record, a CSV file of gifts received outside the site (all rows or none)',
