@@ -58,7 +58,7 @@ export interface RelayReport {
 
 /** Messages claimed per query. */
 const BATCH_SIZE = 20;
-/** Messages sent at once within a batch (their SMTP conversations overlap; their rendering does not, see renderingOneAtATime). */
+/** Messages sent at once within a batch. */
 const CONCURRENCY = 4;
 /** How long a claim lasts, in ms: longer than a send can take (SMTP timeouts 10 + 30 s), so no two relays send one message at once. */
 export const CLAIM_LEASE_MS = 2 * 60 * 1000;
@@ -72,22 +72,6 @@ export function senderDomain(from: string): string {
 /** `2026-11-23T17-05-09Z-receipt-<id>`: the `.eml` name of a row, sortable by time. */
 function fileStemOf(row: MailOutboxRow): string {
   return `${row.createdAt.toISOString().slice(0, 19).replaceAll(':', '-')}Z-${row.kind}-${row.id}`;
-}
-
-/**
- * `compose` made to render one message at a time, each after a turn of the event loop (issue #39, decision 0115): a
- * receipt's rendering is CPU in long synchronous stretches (the React e-mail, then the PDF's text, font subset and
- * compression), and four started at once ran back to back, so a donation's request that arrived meanwhile waited behind
- * all four. One at a time, after `setImmediate` (which lets the requests and answers waiting on the sockets run first),
- * a request waits behind one receipt's stretch at most; the sends, network waits, still overlap up to CONCURRENCY.
- */
-function renderingOneAtATime(compose: ComposeMail): ComposeMail {
-  let previous: Promise<unknown> = Promise.resolve();
-  return (row) => {
-    const turn = previous.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => compose(row));
-    previous = turn.catch(() => undefined);
-    return turn;
-  };
 }
 
 /**
@@ -132,20 +116,18 @@ async function relayOne(deps: MailRelayDeps, row: MailOutboxRow): Promise<keyof 
 }
 
 /**
- * One relay run: claims the messages due (in batches of 20, until none is left due) and sends them, 4 at a time,
- * rendering them one at a time (renderingOneAtATime).
+ * One relay run: claims the messages due (in batches of 20, until none is left due) and sends them, 4 at a time.
  * Once `signal` is aborted (the relay stops: graceful shutdown, issue #14) it returns after the 4 being sent; the
  * other claimed messages wait for their lease to expire (CLAIM_LEASE_MS) and a later run sends them.
  * Resolves with what it did; rejects when the database fails (the next run starts over; leases expire).
  */
 export async function relayDueMail(deps: MailRelayDeps, signal?: AbortSignal): Promise<RelayReport> {
   const report: RelayReport = { sent: 0, retried: 0, failed: 0 };
-  const run = { ...deps, compose: renderingOneAtATime(deps.compose) };
   for (;;) {
     const batch = await claimDueMessages(deps.db, { now: deps.clock.now(), leaseMs: CLAIM_LEASE_MS, limit: BATCH_SIZE });
     for (let start = 0; start < batch.length; start += CONCURRENCY) {
       if (signal?.aborted) return report;
-      const outcomes = await Promise.all(batch.slice(start, start + CONCURRENCY).map((row) => relayOne(run, row)));
+      const outcomes = await Promise.all(batch.slice(start, start + CONCURRENCY).map((row) => relayOne(deps, row)));
       for (const outcome of outcomes) report[outcome] += 1;
     }
     if (batch.length < BATCH_SIZE || signal?.aborted) return report;
