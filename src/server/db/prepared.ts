@@ -1,4 +1,4 @@
-import type { Query, SQL } from 'drizzle-orm';
+import { sql, type Column, type Param, type Query, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { Database } from './client';
 
@@ -32,4 +32,9 @@ export function preparedStatement<Row>(name: string, build: () => SQL): Prepared
     const result = (await prepared.execute(values)) as { rows: Row[] };
     return result.rows;
   };
+}
+
+/** The placeholder `name` of a prepared statement, its value sent as `column`'s driver value (as Drizzle's builders map it). */
+export function columnPlaceholder(name: string, column: Column): Param {
+  return sql.param(sql.placeholder(name), column);
 }

@@ -1,5 +1,5 @@
-import { sql, type Column } from 'drizzle-orm';
-import { preparedStatement } from '../db/prepared';
+import { sql } from 'drizzle-orm';
+import { columnPlaceholder, preparedStatement } from '../db/prepared';
 import type { Database } from '../db/client';
 import { donations, idempotencyKeys, mailOutbox, receiptCounters, receipts, webhookEndpoints } from '../db/schema';
 import { subscribedTo } from '../webhooks/record';
@@ -38,8 +38,8 @@ interface SuccessRow {
   webhooks_wanted: boolean;
 }
 
-/** A placeholder for the value `name`, sent as `column`'s driver value (as Drizzle's builders map it). */
-const value = (name: string, column: Column) => sql.param(sql.placeholder(name), column);
+/** A value of the statements below: a placeholder sent as its column's driver value. */
+const value = columnPlaceholder;
 
 /** The CTE that completes the Idempotency-Key of the donation `moved` returned, if it has one, with the answer to replay. */
 const completedKeySql = () => sql`UPDATE ${idempotencyKeys} SET status = 'completed', response_status = ${value('responseStatus', idempotencyKeys.responseStatus)},

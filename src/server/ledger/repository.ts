@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, getTableColumns, isNull, lt, sql, type Column, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
@@ -7,7 +7,7 @@ import type { Locale } from '../../shared/i18n/locales';
 import type { Tribute } from '../../shared/tribute';
 import type { Database } from '../db/client';
 import { donations, idempotencyKeys, type NewDonationRow } from '../db/schema';
-import { preparedStatement, type PreparedStatement } from '../db/prepared';
+import { columnPlaceholder, preparedStatement, type PreparedStatement } from '../db/prepared';
 import { tributeColumns } from './tribute-entries';
 import { liveCampaignSlugSql } from './campaign-entries';
 import { failInOneStatement, succeedInOneStatement } from './outcome-statements';
@@ -108,7 +108,7 @@ function insertSelectOf(names: readonly (keyof PendingRow)[]): SQL {
   // NOTE: the casts are needed: a parameter in a SELECT list has no type PostgreSQL could infer from the column.
   const values = sql.join(
     names.map((name) => {
-      const value = name === 'campaign' ? liveCampaignSlugSql(sql.placeholder(name)) : sql.param(sql.placeholder(name), columns[name]);
+      const value = name === 'campaign' ? liveCampaignSlugSql(sql.placeholder(name)) : columnPlaceholder(name, columns[name]);
       return sql`${value}::${sql.raw(columns[name].getSQLType())}`;
     }),
     sql`, `,
@@ -118,9 +118,9 @@ function insertSelectOf(names: readonly (keyof PendingRow)[]): SQL {
 
 /** The claim of an Idempotency-Key (`key`, `fingerprint`, `ttlHours` and the donation's `id`), as a CTE that returns the row it wrote. */
 function claimSql(): SQL {
-  const value = (name: string, column: Column) => sql.param(sql.placeholder(name), column);
   return sql`INSERT INTO ${idempotencyKeys} ("key", fingerprint, status, donation_id, expires_at)
-    VALUES (${value('key', idempotencyKeys.key)}, ${value('fingerprint', idempotencyKeys.fingerprint)}, 'in_flight', ${value('id', idempotencyKeys.donationId)},
+    VALUES (${columnPlaceholder('key', idempotencyKeys.key)}, ${columnPlaceholder('fingerprint', idempotencyKeys.fingerprint)}, 'in_flight',
+      ${columnPlaceholder('id', idempotencyKeys.donationId)},
       now() + make_interval(hours => ${sql.placeholder('ttlHours')}::integer))
     ON CONFLICT ("key") DO NOTHING RETURNING donation_id`;
 }
