@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { campaigns } from '../db/schema';
 
 /**
@@ -11,9 +11,10 @@ import { campaigns } from '../db/schema';
  * of that slug is published, started and not ended at the statement's time (`now()`, the transaction's start), else
  * NULL (issue #34: "before its start ... recorded without the campaign"; a draft is an unknown slug). Evaluated in the
  * INSERT itself, so a campaign that staff end is never recorded by a gift written after the end's commit. The same
- * rule as shared/campaign-api.ts's campaignStatus, in SQL.
+ * rule as shared/campaign-api.ts's campaignStatus, in SQL. `slug` may be a prepared statement's placeholder (issue #39;
+ * ledger/repository.ts): its value null then matches no campaign, so the column is NULL as for no slug.
  */
-export function liveCampaignSlugSql(slug: string | null | undefined): SQL | null {
+export function liveCampaignSlugSql(slug: string | Placeholder | null | undefined): SQL | null {
   if (slug === null || slug === undefined) return null;
   return sql`(SELECT ${campaigns.slug} FROM ${campaigns} WHERE ${campaigns.slug} = ${slug} AND ${campaigns.published}
     AND (${campaigns.startsAt} IS NULL OR ${campaigns.startsAt} <= now()) AND (${campaigns.endsAt} IS NULL OR ${campaigns.endsAt} > now()))`;

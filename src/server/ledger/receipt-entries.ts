@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { isNoEmailAddress } from '../../shared/offline-gifts';
 import { donations, receiptCounters, receipts, type DonationRefundRow } from '../db/schema';
@@ -21,25 +21,11 @@ export function formatReceiptNumber(year: number, sequence: number): string {
 }
 
 /**
- * Issues the receipt of a donation that `db` (a transaction) has just marked succeeded: takes the next number of
- * the current calendar year (UTC, by the database clock) from receipt_counters with one UPSERT, writes the
- * receipt, and enqueues its e-mail in the outbox, all in that transaction (issue #12: "assigned in the same
- * transaction, never reused"; decision 0041). Returns the receipt number. Throws when the donation does not exist
- * or already has a receipt (unique donation_id), which rolls the transaction back.
+ * {@link formatReceiptNumber} in SQL, for a statement that takes the number itself (the one-statement success, issue #39):
+ * `year || '-' || sequence` padded to 6 digits, more past 999,999. `year` and `sequence` are integer expressions.
  */
-export async function issueReceipt(db: Database, donationId: string): Promise<string> {
-  const [counter] = await db
-    .insert(receiptCounters)
-    .values({ year: sql`extract(year from now() at time zone 'UTC')::integer`, lastNumber: 1 })
-    .onConflictDoUpdate({ target: receiptCounters.year, set: { lastNumber: sql`${receiptCounters.lastNumber} + 1` } })
-    .returning();
-  if (!counter) throw new Error('The receipt counter returned no row');
-  const number = formatReceiptNumber(counter.year, counter.lastNumber);
-  await db.insert(receipts).values({ number, donationId, year: counter.year, sequence: counter.lastNumber });
-  const [donation] = await db.select({ email: donations.donorEmail }).from(donations).where(eq(donations.id, donationId));
-  if (!donation) throw new Error(`Donation ${donationId} does not exist`);
-  await enqueueMail(db, { kind: 'receipt', dedupeKey: `receipt:${donationId}`, recipient: donation.email, donationId });
-  return number;
+export function receiptNumberSql(year: SQL, sequence: SQL): SQL {
+  return sql`(${year}::text || '-' || lpad(${sequence}::text, greatest(6, length(${sequence}::text)), '0'))`;
 }
 
 /** A donation that `db` has just marked succeeded, whose receipt {@link issueReceipts} takes, and its address when it is e-mailed. */
@@ -51,10 +37,10 @@ export interface ReceiptToIssue {
 
 /**
  * Issues the receipts of `gifts` (donations `db`, a transaction, has just marked succeeded) in their order, as
- * {@link issueReceipt} does one: the next numbers of the current calendar year (UTC, database clock) taken by ONE upsert
+ * the success of a gift does one (outcome-statements.ts): the next numbers of the current calendar year (UTC, database clock) taken by ONE upsert
  * of receipt_counters (so they follow the site's gifts in one sequence, without gaps; decision 0041), the receipts
  * written in ONE insert (rows in one json parameter), and the e-mails queued only for those with `mailTo` (issue #37: staff choose, and a
- * donor without an address gets none). Returns the receipt numbers in the order of `gifts`. Throws as issueReceipt.
+ * donor without an address gets none). Returns the receipt numbers in the order of `gifts`. Throws when a donation does not exist or already has a receipt (unique donation_id), which rolls the transaction back.
  */
 export async function issueReceipts(db: Database, gifts: readonly ReceiptToIssue[]): Promise<string[]> {
   if (gifts.length === 0) return [];

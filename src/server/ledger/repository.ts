@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, eq, getTableColumns, inArray, is, isNull, lt, sql, SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { CardBrand } from '../../shared/card';
 import type { Cause } from '../../shared/causes';
 import type { Frequency } from '../../shared/frequencies';
 import type { Locale } from '../../shared/i18n/locales';
 import type { Tribute } from '../../shared/tribute';
 import type { Database } from '../db/client';
-import { donations, idempotencyKeys, type DonationStatus, type NewDonationRow } from '../db/schema';
-import { issueReceipt } from './receipt-entries';
-import { enqueueTributeCard, tributeColumns } from './tribute-entries';
+import { donations, idempotencyKeys, type NewDonationRow } from '../db/schema';
+import { columnPlaceholder, preparedStatement, type PreparedStatement } from '../db/prepared';
+import { tributeColumns } from './tribute-entries';
 import { liveCampaignSlugSql } from './campaign-entries';
+import { failInOneStatement, succeedInOneStatement } from './outcome-statements';
 import { recordDonationEvent } from '../webhooks/record';
 import { recordCampaignGoalsReached } from './campaign-goal-entries';
 
@@ -53,8 +54,8 @@ export interface PendingDonation {
   locale?: Locale;
 }
 
-/** A new donation's row, but its campaign: the SQL that records it only while live (campaign-entries.ts). */
-type PendingRow = Omit<NewDonationRow, 'campaign'> & { campaign: SQL | null };
+/** A new donation's row, but its campaign: the slug of the donor's link, recorded only while live (campaign-entries.ts). */
+type PendingRow = Omit<NewDonationRow, 'campaign'> & { campaign: string | null };
 
 /** The row of a new pending donation, with its id chosen here (so a claim can name it in the same statement). */
 function pendingRow(donationId: string, donation: PendingDonation): PendingRow {
@@ -81,10 +82,78 @@ function pendingRow(donationId: string, donation: PendingDonation): PendingRow {
     isTestPayment: donation.isTestPayment,
     paymentIntentId: donation.paymentIntentId,
     ...tributeColumns(donation.tribute),
-    campaign: liveCampaignSlugSql(donation.campaign),
+    campaign: donation.campaign ?? null,
     feeCoveredCents: donation.feeCoveredCents,
     locale: donation.locale,
   };
+}
+
+/** An Idempotency-Key to claim: the key, the request's fingerprint, and how long to keep it (at least 24 hours). */
+export interface IdempotencyClaim {
+  key: string;
+  fingerprint: string;
+  ttlHours: number;
+}
+
+/**
+ * `("a", "b") SELECT $1::text, $2::integer` for an INSERT ... SELECT of the columns `names` of a pending row, each value a
+ * placeholder of its property's name (mapped to the driver as its column is); the campaign's is its slug, recorded only
+ * while live (liveCampaignSlugSql).
+ */
+function insertSelectOf(names: readonly (keyof PendingRow)[]): SQL {
+  const columns = getTableColumns(donations);
+  const identifiers = sql.join(
+    names.map((name) => sql.identifier(columns[name].name)),
+    sql`, `,
+  );
+  // NOTE: the casts are needed: a parameter in a SELECT list has no type PostgreSQL could infer from the column.
+  const values = sql.join(
+    names.map((name) => {
+      const value = name === 'campaign' ? liveCampaignSlugSql(sql.placeholder(name)) : columnPlaceholder(name, columns[name]);
+      return sql`${value}::${sql.raw(columns[name].getSQLType())}`;
+    }),
+    sql`, `,
+  );
+  return sql`(${identifiers}) SELECT ${values}`;
+}
+
+/** The claim of an Idempotency-Key (`key`, `fingerprint`, `ttlHours` and the donation's `id`), as a CTE that returns the row it wrote. */
+function claimSql(): SQL {
+  return sql`INSERT INTO ${idempotencyKeys} ("key", fingerprint, status, donation_id, expires_at)
+    VALUES (${columnPlaceholder('key', idempotencyKeys.key)}, ${columnPlaceholder('fingerprint', idempotencyKeys.fingerprint)}, 'in_flight',
+      ${columnPlaceholder('id', idempotencyKeys.donationId)},
+      now() + make_interval(hours => ${sql.placeholder('ttlHours')}::integer))
+    ON CONFLICT ("key") DO NOTHING RETURNING donation_id`;
+}
+
+/**
+ * The prepared INSERT of pending donations whose rows name the columns `names` (a dedicated gift, a payment intent, an
+ * unset fee or language name fewer or more; each set its own statement, built once per process), after the claim of a
+ * key when `withClaim` (then the donation is written only if the claim was).
+ */
+const pendingStatements = new Map<string, PreparedStatement<{ id: string }>>();
+function pendingStatement(names: readonly (keyof PendingRow)[], withClaim: boolean): PreparedStatement<{ id: string }> {
+  const shape = `${withClaim ? 'claim' : 'plain'}:${names.join(',')}`;
+  let statement = pendingStatements.get(shape);
+  if (!statement) {
+    statement = preparedStatement(`ledger_pending_donation_${pendingStatements.size + 1}`, () =>
+      withClaim
+        ? sql`WITH claim AS (${claimSql()}) INSERT INTO ${donations} ${insertSelectOf(names)} FROM claim RETURNING id`
+        : sql`INSERT INTO ${donations} ${insertSelectOf(names)} RETURNING id`,
+    );
+    pendingStatements.set(shape, statement);
+  }
+  return statement;
+}
+
+/**
+ * Writes `row` (its defined columns; the others take their defaults) in one prepared statement, after claiming `claim`
+ * when given. Resolves with whether the donation was written (false only when the key was claimed already).
+ */
+async function insertPending(db: Database, row: PendingRow, claim?: IdempotencyClaim): Promise<boolean> {
+  const names = (Object.keys(row) as Array<keyof PendingRow>).filter((name) => row[name] !== undefined);
+  const written = await pendingStatement(names, claim !== undefined)(db, { ...row, ...claim });
+  return written.length === 1;
 }
 
 /**
@@ -98,36 +167,8 @@ export async function createPendingDonation(
   donation: PendingDonation,
   donationId: string = randomUUID(),
 ): Promise<string> {
-  await db.insert(donations).values(pendingRow(donationId, donation));
+  await insertPending(db, pendingRow(donationId, donation));
   return donationId;
-}
-
-/** An Idempotency-Key to claim: the key, the request's fingerprint, and how long to keep it (at least 24 hours). */
-export interface IdempotencyClaim {
-  key: string;
-  fingerprint: string;
-  ttlHours: number;
-}
-
-/** `("a", "b") SELECT $1::text, $2::integer` for an INSERT ... SELECT of one row's defined values. */
-function insertSelectOf(row: PendingRow): SQL {
-  const columns = getTableColumns(donations);
-  const entries = (Object.keys(row) as Array<keyof PendingRow>).filter((name) => row[name] !== undefined);
-  const names = sql.join(
-    entries.map((name) => sql.identifier(columns[name].name)),
-    sql`, `,
-  );
-  // NOTE: the casts are needed: a parameter in a SELECT list has no type PostgreSQL could infer from the column.
-  const values = sql.join(
-    entries.map((name) => {
-      const value = row[name];
-      // A value computed in SQL (the campaign, recorded only while live: campaign-entries.ts) goes in as it is.
-      const expression = is(value, SQL) ? value : sql.param(value, columns[name]);
-      return sql`${expression}::${sql.raw(columns[name].getSQLType())}`;
-    }),
-    sql`, `,
-  );
-  return sql`(${names}) SELECT ${values}`;
 }
 
 /**
@@ -136,6 +177,7 @@ function insertSelectOf(row: PendingRow): SQL {
  * `ON CONFLICT (key) DO NOTHING`, and the donation only if that insert happened. Both exist or neither, even
  * if the process dies right after. The donation's id is `donationId` (a new uuid by default). Returns it, or
  * undefined when the key was already claimed (then nothing is written; see findIdempotencyKey for what the key holds).
+ * A prepared statement (issue #39, decision 0115).
  */
 export async function claimKeyAndCreatePendingDonation(
   db: Database,
@@ -143,28 +185,7 @@ export async function claimKeyAndCreatePendingDonation(
   claim: IdempotencyClaim,
   donationId: string = randomUUID(),
 ): Promise<string | undefined> {
-  const claimKey = db
-    .insert(idempotencyKeys)
-    .values({
-      key: claim.key,
-      fingerprint: claim.fingerprint,
-      status: 'in_flight',
-      donationId,
-      expiresAt: sql`now() + make_interval(hours => ${claim.ttlHours})`,
-    })
-    .onConflictDoNothing({ target: idempotencyKeys.key })
-    .returning({ donationId: idempotencyKeys.donationId });
-  const result = await db.execute(
-    sql`WITH claim AS (${claimKey.getSQL()}) INSERT INTO ${donations} ${insertSelectOf(pendingRow(donationId, donation))} FROM claim RETURNING id`,
-  );
-  return rowCount(result) === 1 ? donationId : undefined;
-}
-
-/** Number of rows a raw `execute` returned, whichever driver ran it (both answer `{rows: [...]}`). */
-function rowCount(result: unknown): number {
-  const rows = (result as { rows?: unknown }).rows;
-  if (!Array.isArray(rows)) throw new Error('The database driver returned no rows array');
-  return rows.length;
+  return (await insertPending(db, pendingRow(donationId, donation), claim)) ? donationId : undefined;
 }
 
 /** Raised when a donation is not `pending` any more (or does not exist) and so cannot change status. */
@@ -182,46 +203,18 @@ export interface StoredAnswer {
 }
 
 /**
- * Moves a donation whose status is one of `from` (pending by default) to `target` with `changes`, and in the
- * same statement completes its Idempotency-Key (if the request had one) with `answer`, so the outcome and the
- * answer to replay are recorded together or not at all. `WHERE status IN (from)`, and the database's
- * transition trigger; throws {@link DonationTransitionError} when the row's status is not one of `from`.
- */
-async function resolveDonation(
-  db: Database,
-  donationId: string,
-  target: 'succeeded' | 'failed',
-  changes: Partial<NewDonationRow>,
-  answer: StoredAnswer,
-  from: readonly DonationStatus[] = ['pending'],
-): Promise<void> {
-  const moved = db.$with('moved').as(
-    db
-      .update(donations)
-      .set({ ...changes, status: target, updatedAt: sql`now()` })
-      .where(and(eq(donations.id, donationId), inArray(donations.status, [...from])))
-      .returning({ id: donations.id }),
-  );
-  const completed = db.$with('completed').as(
-    db
-      .update(idempotencyKeys)
-      .set({ status: 'completed', responseStatus: answer.statusCode, responseBody: answer.body })
-      .where(inArray(idempotencyKeys.donationId, db.select({ id: moved.id }).from(moved)))
-      .returning({ key: idempotencyKeys.key }),
-  );
-  const updated = await db.with(moved, completed).select({ id: moved.id }).from(moved);
-  if (updated.length !== 1) throw new DonationTransitionError(donationId, target);
-}
-
-/**
  * Moves a pending donation to `succeeded` with the gateway's transaction id, brand and last4, completes
- * its Idempotency-Key with `answer` (see resolveDonation), and issues its receipt (number and outbox message,
- * see issueReceipt) and, for a dedicated gift with someone to notify, queues its card (issue #23; enqueueTributeCard), in ONE transaction (issue #12, decision 0040: never a success without its receipt, nor a
- * receipt without its success). Every path that marks a donation succeeded (the route, the reconciler, a later
- * gateway webhook) goes through here. Resolves with the receipt number. Throws {@link DonationTransitionError}
- * when the row's status is not one of `from` (pending by default; a payment intent declined once may still
- * succeed with another card, so its confirmation passes `['pending', 'failed']`, issue #11); any error rolls
- * back all of it.
+ * its Idempotency-Key with `answer` (issue #3: the outcome and the answer to replay together), and issues its receipt (number and outbox message) and,
+ * for a dedicated gift with someone to notify, queues its card (issue #23), all at once (issue #12, decision 0040: never
+ * a success without its receipt, nor a receipt without its success); when an active webhook endpoint wants
+ * `donation.succeeded`, its event too (issue #38, decision 0106). Every path that marks a donation succeeded (the route,
+ * the reconciler, a later gateway webhook) goes through here. Resolves with the receipt number. Throws
+ * {@link DonationTransitionError} when the row's status is not one of `from` (pending by default; a payment intent
+ * declined once may still succeed with another card, so its confirmation passes `['pending', 'failed']`, issue #11);
+ * any error rolls back all of it.
+ * Issue #39 (decision 0115): ONE prepared statement (outcome-statements.ts) when no endpoint wants the event and the
+ * gift's campaign does not wait for its goal, both checked in that statement itself; otherwise that statement again, the
+ * event and the campaign's goal (`campaign.goal_reached`, decision 0113), in one transaction.
  */
 export async function markDonationSucceeded(
   db: Database,
@@ -230,26 +223,18 @@ export async function markDonationSucceeded(
   answer: StoredAnswer,
   from: readonly ('pending' | 'failed')[] = ['pending'],
 ): Promise<{ receiptNumber: string }> {
+  const values = { donationId, ...outcome, responseStatus: answer.statusCode, responseBody: answer.body, from };
+  const alone = await succeedInOneStatement(db, { ...values, unlessEvents: true });
+  if (alone.receiptNumber !== null) return { receiptNumber: alone.receiptNumber };
+  if (!alone.eventsWanted) throw new DonationTransitionError(donationId, 'succeeded');
   return db.transaction(async (tx) => {
-    await resolveDonation(
-      tx,
-      donationId,
-      'succeeded',
-      {
-        gatewayTransactionId: outcome.transactionId,
-        cardBrand: outcome.cardBrand,
-        cardLast4: outcome.last4,
-        isTestPayment: outcome.isTestPayment,
-      },
-      answer,
-      from,
-    );
-    const receiptNumber = await issueReceipt(tx, donationId);
-    await enqueueTributeCard(tx, donationId);
+    const withEvent = await succeedInOneStatement(tx, { ...values, unlessEvents: false });
+    if (withEvent.receiptNumber === null) throw new DonationTransitionError(donationId, 'succeeded');
     // Issue #38: the charity's other systems hear of the gift in the same transaction (decision 0106).
     await recordDonationEvent(tx, 'donation.succeeded', donationId, {});
+    // Issue #38: a gift that makes its campaign reach its goal (decision 0113).
     await recordCampaignGoalsReached(tx, [donationId]);
-    return { receiptNumber };
+    return { receiptNumber: withEvent.receiptNumber };
   });
 }
 
@@ -264,7 +249,8 @@ export async function markDonationFailed(
   outcome: { declineCode: string },
   answer: StoredAnswer,
 ): Promise<void> {
-  await resolveDonation(db, donationId, 'failed', { declineCode: outcome.declineCode }, answer);
+  const moved = await failInOneStatement(db, { donationId, declineCode: outcome.declineCode, responseStatus: answer.statusCode, responseBody: answer.body });
+  if (!moved) throw new DonationTransitionError(donationId, 'failed');
 }
 
 /** What the reconciler needs of a pending donation to resolve it and rebuild its answer. Amount in cents. */

@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tribute, TributeDetail } from '../../shared/tribute';
 import type { Database } from '../db/client';
-import { donations, mailOutbox, type NewDonationRow } from '../db/schema';
-import { enqueueMail } from '../mail/outbox';
+import { mailOutbox, type NewDonationRow } from '../db/schema';
 
 /**
  * The ledger's side of dedicated gifts (issue #23, section 3; decision 0090): the dedication stored on the donation's
- * row, its card queued in the transaction of the gift's success, and cancelled in the transaction of a refund made
+ * row, its card queued by the gift's success (outcome-statements.ts: one `tribute_card` message to the notified address,
+ * naming the donation; issue #23: "sent once, after the payment succeeds"), and cancelled in the transaction of a refund made
  * before it was sent. Rendering and sending the card is tributes/'s work.
  */
 
@@ -20,18 +20,6 @@ export function tributeColumns(tribute: Tribute | undefined): Partial<NewDonatio
     tributeNotifyEmail: tribute.notify?.email ?? null,
     tributeNotifyMessage: tribute.notify?.message ? tribute.notify.message : null,
   };
-}
-
-/**
- * Queues the card of a dedicated gift that `db` (a transaction) has just marked succeeded: one `tribute_card` message to
- * the notified address, naming the donation (issue #23: "sent once, after the payment succeeds"). Does nothing for a
- * gift without someone to notify. A second success of one donation cannot happen (the status moves once), and the
- * outbox's unique (kind, donation_id) writes one card even if it did. Resolves with the message's id, or undefined.
- */
-export async function enqueueTributeCard(db: Database, donationId: string): Promise<string | undefined> {
-  const [donation] = await db.select({ email: donations.tributeNotifyEmail }).from(donations).where(eq(donations.id, donationId));
-  if (!donation?.email) return undefined;
-  return enqueueMail(db, { kind: 'tribute_card', dedupeKey: `tribute_card:${donationId}`, recipient: donation.email, donationId });
 }
 
 /**

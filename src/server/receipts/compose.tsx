@@ -64,7 +64,9 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
       case 'receipt_resend': {
         const receipt = await receiptOf(row);
         const pdfUrl = pdfUrlOf(receipt);
-        const recurring = await deps.recurringNoteOf?.(receipt.donationId);
+        // Issue #39: a one-time gift belongs to no plan (only a monthly or yearly gift starts one, or renews it), so its
+        // receipt skips the plan's lookup: one statement fewer for most receipts.
+        const recurring = receipt.frequency === 'one-time' ? undefined : await deps.recurringNoteOf?.(receipt.donationId);
         const locale = receipt.locale ?? SOURCE_LOCALE;
         const i18n = serverI18n(locale);
         const [parts, pdf] = await Promise.all([

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { donations, recurringPlans, webhookDeliveries, webhookEndpoints, type DonationRow, type RecurringPlanRow } from '../db/schema';
 import {
@@ -44,6 +44,14 @@ export function webhookBody(type: string, at: Date, data: unknown): string {
 }
 
 /**
+ * The condition on webhook_endpoints of the endpoints that get events of `type`: active and subscribed to it (issue #38).
+ * The one rule recordLazily and the ledger's one-statement success (issue #39, decision 0115) apply.
+ */
+export function subscribedTo(type: WebhookEventType): SQL {
+  return sql`${webhookEndpoints.status} = 'active' AND ${type} = ANY(${webhookEndpoints.eventTypes})`;
+}
+
+/**
  * Writes event `type` to the outbox in `tx` (the transaction of its change), one delivery per ACTIVE endpoint
  * subscribed to it, each with the body its endpoint asked for (with or without donor contact) and one message id shared
  * by all. `data` is built only when some endpoint wants the event (it may read the record); it resolving undefined
@@ -59,7 +67,7 @@ async function recordLazily<T extends WebhookEventType>(
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, includeContact: webhookEndpoints.includeContact })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.status, 'active'), sql`${type} = ANY(${webhookEndpoints.eventTypes})`));
+    .where(subscribedTo(type));
   if (endpoints.length === 0) return undefined;
   const built = await data();
   if (built === undefined) return undefined;
