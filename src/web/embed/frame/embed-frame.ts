@@ -28,7 +28,8 @@ let meta: EmbedFrameMeta | null | undefined;
 function frameMeta(): EmbedFrameMeta | null {
   if (meta !== undefined) return meta;
   meta = null;
-  if (!isEmbeddedPage()) return meta;
+  // NOTE: no `location` where there is no page (the API client's tests run in Node): not a framed page.
+  if (typeof location === 'undefined' || !isEmbeddedPage(location.pathname)) return meta;
   try {
     const parsed: unknown = JSON.parse(document.querySelector<HTMLMetaElement>(`meta[name="${EMBED_META_NAME}"]`)?.content ?? '');
     const { token, origins } = parsed as Partial<EmbedFrameMeta>;

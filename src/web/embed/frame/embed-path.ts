@@ -5,15 +5,12 @@ import { EMBED_PATH_PREFIX } from '../../../shared/embed-path-prefix';
  * landing stage reads it before it loads that code, only on a framed page (issue #5's budget: /donate carries none).
  */
 
-/** The page's path; '' where there is no page (the API client's tests run in Node). */
-const pagePathname = (): string => globalThis.location?.pathname ?? '';
-
 /** True when this page is a framed page (its path starts with `/embed/`). */
-export function isEmbeddedPage(pathname: string = pagePathname()): boolean {
+export function isEmbeddedPage(pathname: string = window.location.pathname): boolean {
   return pathname.startsWith(`${EMBED_PATH_PREFIX}/`);
 }
 
 /** `pathname` without the framed pages' prefix (`/embed/es/donate` → `/es/donate`), as the app's routes see it. */
-export function appPathname(pathname: string = pagePathname()): string {
+export function appPathname(pathname: string = window.location.pathname): string {
   return isEmbeddedPage(pathname) ? pathname.slice(EMBED_PATH_PREFIX.length) : pathname;
 }
