@@ -8,7 +8,7 @@ import { StaffDeliveryLogSchema, StaffEndpointWithSecretSchema, type StaffEndpoi
 import { STAFF_API, staffApiPath } from '../../shared/staff/paths';
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_DATA_SCHEMAS, webhookPayloadSchema, type WebhookEventType } from '../../shared/webhooks';
 import { insertCampaign } from '../campaigns/testing/campaign-rows';
-import { adminAuditLog, campaigns, donations, mailOutbox, recurringPlans, webhookDeliveries, webhookEndpoints } from '../db/schema';
+import { adminAuditLog, campaigns, donations, mailOutbox, recurringPlans, webhookAttempts, webhookDeliveries, webhookEndpoints } from '../db/schema';
 import { markDonationDisputed } from '../ledger/intent-ledger';
 import { recordRefund } from '../ledger/refund-ledger';
 import { METRICS_PATH } from '../metrics/plugin';
@@ -20,7 +20,7 @@ import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-s
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 import { ANSWER_START_CHARS } from './deliver';
-import { WEBHOOK_RETRY_WINDOW_MS } from './relay';
+import { pruneWebhookLog, WEBHOOK_RETRY_WINDOW_MS } from './relay';
 
 /**
  * Outgoing webhooks through the real app, database and a real receiving HTTP server that verifies every signature with
@@ -232,6 +232,32 @@ describe('delivery', () => {
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="retried"} 2`);
     expect(metrics.body).toContain(`donation_site_webhook_deliveries_total{endpoint="${endpoint.id}",outcome="delivered"} 2`);
     expect(metrics.body).toContain('donation_site_webhook_oldest_pending_age_seconds 0');
+  });
+
+  it('keeps the delivery log 30 days: older tries and settled deliveries are pruned, newer ones and an unsettled one stay', async () => {
+    const { endpoint } = await addEndpoint();
+    for (let sent = 0; sent < 3; sent += 1) expect((await sendTest(endpoint.id)).statusCode).toBe(202);
+    expect(await t.app.webhooks.relayDue()).toMatchObject({ delivered: 3 });
+    receiver.answers = [{ status: 500, body: 'down' }];
+    expect((await sendTest(endpoint.id)).statusCode).toBe(202);
+    expect(await t.app.webhooks.relayDue()).toMatchObject({ retried: 1 });
+    // NOTE: a delivery's creation time is the database's clock and a try's the app's: both set here, explicitly.
+    const now = clock.now();
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 86_400_000);
+    const rows = await t.db.select({ id: webhookDeliveries.id, status: webhookDeliveries.status }).from(webhookDeliveries).orderBy(webhookDeliveries.createdAt);
+    const [oldDelivered, agedDelivered, recentDelivered, oldPending] = [rows[0]!, rows[1]!, rows[2]!, rows[3]!];
+    expect([oldDelivered.status, agedDelivered.status, recentDelivered.status, oldPending.status]).toEqual(['delivered', 'delivered', 'delivered', 'pending']);
+    for (const [row, days] of [[oldDelivered, 31], [agedDelivered, 29], [recentDelivered, 1], [oldPending, 31]] as const) {
+      await t.db.update(webhookDeliveries).set({ createdAt: daysAgo(days) }).where(eq(webhookDeliveries.id, row.id));
+      await t.db.update(webhookAttempts).set({ attemptedAt: daysAgo(days) }).where(eq(webhookAttempts.deliveryId, row.id));
+    }
+    await pruneWebhookLog(t.db, now);
+    const kept = await t.db.select({ id: webhookDeliveries.id }).from(webhookDeliveries);
+    expect(kept.map((row) => row.id).sort()).toEqual([agedDelivered.id, recentDelivered.id, oldPending.id].sort());
+    const triesLeft = await t.db.select({ deliveryId: webhookAttempts.deliveryId }).from(webhookAttempts);
+    expect(triesLeft.map((row) => row.deliveryId).sort()).toEqual([agedDelivered.id, recentDelivered.id].sort());
+    // The log the admin reads shows what is kept.
+    expect((await deliveryLog(endpoint.id)).attempts.map((attempt) => attempt.deliveryId).sort()).toEqual([agedDelivered.id, recentDelivered.id].sort());
   });
 
   it('reads at most 64 kB of an answer: an answer that never ends is a 200 once 64 kB came, its start in the log', async () => {
