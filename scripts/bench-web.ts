@@ -165,35 +165,35 @@ async function measure(url: string, preset: 'mobile' | 'desktop', port: number):
   if (result.lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
   const { categories, audits, environment } = result.lhr;
   const scores = Object.fromEntries(CATEGORIES.map((id) => [id, Math.round((categories[id]?.score ?? 0) * 100)])) as RunFigures['scores'];
+  const tasks = longestTasks(result.artifacts.Trace);
   return {
     scores,
     lcpMs: audits['largest-contentful-paint']?.numericValue ?? NaN,
     tbtMs: audits['total-blocking-time']?.numericValue ?? NaN,
     cls: audits['cumulative-layout-shift']?.numericValue ?? NaN,
-    longestTaskMs: longestTaskAfterFirstPaint(result.artifacts.Trace),
-    longestTaskAnyMs: longestTask(result.artifacts.Trace),
+    longestTaskMs: tasks.afterFirstPaintMs,
+    longestTaskAnyMs: tasks.anyMs,
     benchmarkIndex: environment.benchmarkIndex,
   };
 }
 
 /**
- * The longest top-level task of the page's main thread that starts after its first contentful paint, in ms as the
- * trace observed it (Lighthouse's mobile preset simulates it 4x longer: a task over 12.5 ms adds to TBT), or NaN when
- * the trace has no first contentful paint.
+ * The longest top-level tasks of the page's main thread, in ms as the trace observed them (Lighthouse's mobile preset
+ * simulates them 4x longer: a task over 12.5 ms adds to TBT), from one processing of the trace: `afterFirstPaintMs`,
+ * of those starting after its first contentful paint (NaN when the trace has none or no such task), and `anyMs`, over the
+ * whole load (issue #35: a host page's; 0 when none).
  */
-function longestTaskAfterFirstPaint(trace: Parameters<typeof TraceProcessor.processTrace>[0]): number {
+function longestTasks(trace: Parameters<typeof TraceProcessor.processTrace>[0]): { afterFirstPaintMs: number; anyMs: number } {
   const processed = TraceProcessor.processTrace(trace);
   const firstPaintMs = TraceProcessor.processNavigation(processed).timings.firstContentfulPaint;
-  const tasks = MainThreadTasks.getMainThreadTasks(processed.mainThreadEvents, processed.frames, processed.timestamps.traceEnd, processed.timestamps.timeOrigin);
-  const after = tasks.filter((task) => !task.parent && task.startTime >= firstPaintMs);
-  return after.length === 0 ? NaN : Math.max(...after.map((task) => task.duration));
-}
-
-/** The longest top-level task of the page's main thread over the whole trace, in ms as observed; 0 when none. */
-function longestTask(trace: Parameters<typeof TraceProcessor.processTrace>[0]): number {
-  const processed = TraceProcessor.processTrace(trace);
-  const tasks = MainThreadTasks.getMainThreadTasks(processed.mainThreadEvents, processed.frames, processed.timestamps.traceEnd, processed.timestamps.timeOrigin);
-  return Math.max(0, ...tasks.filter((task) => !task.parent).map((task) => task.duration));
+  const tasks = MainThreadTasks.getMainThreadTasks(processed.mainThreadEvents, processed.frames, processed.timestamps.traceEnd, processed.timestamps.timeOrigin).filter(
+    (task) => !task.parent,
+  );
+  const after = tasks.filter((task) => task.startTime >= firstPaintMs);
+  return {
+    afterFirstPaintMs: after.length === 0 ? NaN : Math.max(...after.map((task) => task.duration)),
+    anyMs: Math.max(0, ...tasks.map((task) => task.duration)),
+  };
 }
 
 /**
