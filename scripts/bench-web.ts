@@ -85,14 +85,14 @@ interface RunFigures {
 const HOST_LONGEST_TASK_TARGET_MS = 50;
 
 /**
- * A partner's page (issue #35) with `snippet` after a heading and a paragraph, and embed.js from `siteUrl`: what the
- * README tells a charity to paste.
+ * A partner's page (issue #35) with `snippet` after a heading and a paragraph: what the README tells a charity to paste
+ * (embed.js, not deferred, then the element), or nothing (the same page without the snippet).
  */
-function hostPage(siteUrl: string, snippet: string): string {
+function hostPage(snippet: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="description" content="A partner's page with the donation snippet, for benchmarks.">
-<title>Friends of the reef</title><script src="${siteUrl}/embed.js" defer></script></head>
+<title>Friends of the reef</title></head>
 <body style="margin:0;font-family:system-ui,sans-serif"><main style="padding:16px"><h1>Friends of the reef</h1>
 <p>Our partner's page, with the reserve's donation snippet.</p>${snippet}<p>After the snippet.</p></main></body></html>`;
 }
@@ -307,9 +307,9 @@ async function main(): Promise<void> {
     });
     await new Promise<void>((resolve) => staticServer?.listen(staticPort, '127.0.0.1', resolve));
     const hostPages = new Map([
-      ['/plain', hostPage(siteUrl, '')],
-      ['/form', hostPage(siteUrl, `<reef-donate campaign="${BENCH_CAMPAIGN}"></reef-donate>`)],
-      ['/button', hostPage(siteUrl, '<reef-donate mode="button"></reef-donate>')],
+      ['/plain', hostPage('')],
+      ['/form', hostPage(`<script src="${siteUrl}/embed.js"></script><reef-donate campaign="${BENCH_CAMPAIGN}"></reef-donate>`)],
+      ['/button', hostPage(`<script src="${siteUrl}/embed.js"></script><reef-donate mode="button"></reef-donate>`)],
     ]);
     hostServer = createHttpServer((request, response) => {
       const body = hostPages.get(request.url ?? '/');

@@ -18,7 +18,11 @@ export interface HostPage {
   csp?: string;
 }
 
-/** A host page: `body` after a heading, embed.js from `site`, and every `reef-donate:*` event recorded in `window.reefEvents`. */
+/**
+ * A host page: `body` after a heading, embed.js from `site` right before it as the README's snippet has it, and every
+ * `reef-donate:*` event recorded in `window.reefEvents`. `window.hostJump` records how the page moved before the frame's
+ * first height arrived (the layout shift score so far, and the reserved and first heights in px; Chromium only).
+ */
 export function hostPage(site: string, body: string, csp?: string): HostPage {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Reef partner</title>
 <script>
@@ -28,9 +32,14 @@ window.addEventListener('message', (event) => { if (event.data === 'marker') win
 for (const name of ['ready', 'resize', 'completed', 'closed']) {
   document.addEventListener('reef-donate:' + name, (event) => window.reefEvents.push({ type: event.type, detail: event.detail }));
 }
-</script>
-<script src="${site}/embed.js" defer></script></head>
-<body style="margin:0;font-family:sans-serif"><main style="padding:16px"><h1>Friends of the reef</h1><p>Our partner's page.</p>${body}<p><a href="#after">After the snippet</a></p></main></body></html>`;
+window.layoutShift = 0;
+if (PerformanceObserver.supportedEntryTypes.includes('layout-shift')) {
+  new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.layoutShift += entry.value; }).observe({ type: 'layout-shift', buffered: true });
+}
+document.addEventListener('reef-donate:ready', (event) => { window.hostJump ??= { shift: window.layoutShift, reservedPx: parseFloat(event.target.style.minHeight) }; });
+document.addEventListener('reef-donate:resize', (event) => { if (window.hostJump && !window.hostJump.firstPx) window.hostJump.firstPx = event.detail.heightPx; });
+</script></head>
+<body style="margin:0;font-family:sans-serif"><main style="padding:16px"><h1>Friends of the reef</h1><p>Our partner's page.</p><script src="${site}/embed.js"></script>${body}<p><a href="#after">After the snippet</a></p></main></body></html>`;
   return { html, csp };
 }
 

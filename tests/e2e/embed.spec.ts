@@ -168,6 +168,12 @@ test.describe('the reserve puts the donation form on its own website', () => {
     await expect(frame.getByRole('button', { name: 'Monthly', exact: true })).toHaveAttribute('aria-pressed', 'true');
     await expect(frame.getByRole('banner')).toBeHidden();
     await expectFrameFitsItsScreen(page, frame, iframe);
+    // Issue #35: a reserved starting height, so the host page does not jump: nothing moved when the element appeared,
+    // and the height reserved for the element's width is the first screen's within a few lines (the general form's
+    // height is reserved: a campaign's hero, as here, is shorter or taller by its description's lines).
+    const jump = await page.evaluate(() => (window as unknown as { hostJump: { shift: number; reservedPx: number; firstPx: number } }).hostJump);
+    expect(jump.shift).toBe(0);
+    expect(Math.abs(jump.firstPx - jump.reservedPx)).toBeLessThanOrEqual(0.15 * jump.firstPx);
     await expectNoAxeViolations(page, 'the host page with the form');
 
     await frame.getByRole('button', { name: 'Continue to Donation' }).click();

@@ -6,7 +6,7 @@ import { acceptFrameEvent } from './accept-frame-event';
  * `<PUBLIC_URL>/embed.js` (issue #35; decision 0104): defines `<reef-donate>`, built alone by scripts/build-embed.ts
  * (no framework, nothing of the site's bundle, at most 3 kB gzip). Modes:
  * - `form` (default): the donation flow in a frame in place, as tall as its screen (`resize` messages), with a reserved
- *   starting height;
+ *   starting height (the first screen's, for the element's width: reservedHeightPx);
  * - `button`: a button (`label`, default "Donate") opening the flow in a modal `<dialog>` (focus kept inside, Esc and a
  *   close button close it, focus back on the button, the page not scrolling behind); where the frame cannot be shown
  *   (origin not in EMBED_ORIGINS, or the host's CSP forbids our frame) the button opens /donate in a new tab;
@@ -21,8 +21,25 @@ import { acceptFrameEvent } from './accept-frame-event';
 
 /** The site's origin: where this script was loaded from (PUBLIC_URL). */
 const SITE = new URL((document.currentScript as HTMLScriptElement | null)?.src ?? location.href).origin;
-/** The frame's height before its first `resize` message, in CSS px: about the selection screen's, so the page barely moves. */
-export const RESERVED_HEIGHT_PX = 720;
+/**
+ * The first screen's height in the frame by the frame's width, in CSS px: [width, height] pairs measured in Chromium on
+ * the English landing screen (hero and selection card; MUI's layout changes at 600 px), from narrowest to widest.
+ */
+const FIRST_SCREEN_HEIGHTS = [[300, 1958], [320, 1854], [340, 1718], [380, 1610], [420, 1516], [480, 1412], [560, 1308], [599, 1275], [600, 1399], [640, 1372], [740, 1308], [820, 1280]];
+
+/**
+ * The height reserved for the frame before its first `resize` message (issue #35: "a reserved starting height so the
+ * host page does not jump"), in CSS px, for a frame `widthPx` wide: the first screen's measured height, interpolated
+ * between the measured widths. Another system font, the Spanish texts or a campaign's hero move it by a few lines.
+ */
+export function reservedHeightPx(widthPx: number): number {
+  let [fromWidth, fromHeight] = FIRST_SCREEN_HEIGHTS[0]!;
+  for (const [toWidth, toHeight] of FIRST_SCREEN_HEIGHTS) {
+    if (widthPx <= toWidth) return Math.round(toWidth === fromWidth ? toHeight : fromHeight + ((toHeight - fromHeight) * (widthPx - fromWidth)) / (toWidth - fromWidth));
+    [fromWidth, fromHeight] = [toWidth, toHeight];
+  }
+  return fromHeight;
+}
 const LINK_PARAMS = ['campaign', 'amount', 'frequency', 'cause'] as const;
 const TEXTS = {
   en: { donate: 'Donate', close: 'Close', frame: 'Donation form', dialog: 'Donate', fallback: 'Donate on our website', goal: 'Campaign goal' },
@@ -89,7 +106,10 @@ class ReefDonate extends HTMLElement {
       button.onclick = () => this.open();
       root.append(button);
     } else {
-      css(this, { display: 'block', minHeight: `${RESERVED_HEIGHT_PX}px` });
+      // NOTE: with the README's snippet (this script before the element, not deferred) this runs as the parser meets
+      // the element, before the host page's first layout of what follows it: nothing below it moves.
+      css(this, { display: 'block' });
+      css(this, { minHeight: `${reservedHeightPx(this.clientWidth)}px` });
     }
     // May this page frame ours? The browser withholds the answer from any origin not in EMBED_ORIGINS (CORS).
     fetch(`${SITE}/api/embed/status`)
@@ -106,7 +126,7 @@ class ReefDonate extends HTMLElement {
         frame.src = this.url(true);
         frame.title = this.texts.frame;
         frame.allow = 'payment';
-        css(frame, { display: 'block', width: '100%', border: '0', height: `${RESERVED_HEIGHT_PX}px`, overflow: 'hidden' });
+        css(frame, { display: 'block', width: '100%', border: '0', height: `${reservedHeightPx(mode === 'button' ? Math.min(720, innerWidth) : this.clientWidth)}px`, overflow: 'hidden' });
         if (mode === 'button') this.dialogWith(root, frame);
         else root.append(frame);
       });

@@ -12,7 +12,9 @@ import { getSiteConfig } from '../../config/site-config';
  */
 export function EmbedSnippets({ campaign }: { campaign?: string }) {
   const base = getSiteConfig().publicUrl.replace(/\/+$/, '');
-  const script = `<script src="${base}/embed.js" defer></script>`;
+  // NOTE: not deferred, and before the element: the element then reserves its height as the page is read, so nothing
+  // after it moves when it appears (issue #35); the script is under 3 kB.
+  const script = `<script src="${base}/embed.js"></script>`;
   const attribute = campaign === undefined ? '' : ` campaign="${campaign}"`;
   const snippets: [string, string][] = [
     ['The form, in place', `${script}\n<reef-donate${attribute}></reef-donate>`],
