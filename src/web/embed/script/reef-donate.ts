@@ -25,7 +25,7 @@ const SITE = new URL((document.currentScript as HTMLScriptElement | null)?.src ?
  * The first screen's height in the frame by the frame's width, in CSS px: [width, height] pairs measured in Chromium on
  * the English landing screen (hero and selection card; MUI's layout changes at 600 px), from narrowest to widest.
  */
-const FIRST_SCREEN_HEIGHTS = [[300, 1958], [320, 1854], [340, 1718], [380, 1610], [420, 1516], [480, 1412], [560, 1308], [599, 1275], [600, 1399], [640, 1372], [740, 1308], [820, 1280]];
+const FIRST_SCREEN_HEIGHTS: [widthPx: number, heightPx: number][] = [[300, 1958], [320, 1854], [340, 1718], [380, 1610], [420, 1516], [480, 1412], [560, 1308], [599, 1275], [600, 1399], [640, 1372], [740, 1308], [820, 1280]];
 
 /**
  * The height reserved for the frame before its first `resize` message (issue #35: "a reserved starting height so the
