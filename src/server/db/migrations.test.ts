@@ -72,6 +72,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0026_webhooks': '9b476f8314e4ca63608d8482d8777e2f865a82fb1e54f37ab9b8afb89cb21d05',
   '0027_offline_gifts': '6adf4a7022fffc0980a27626f27b2bd85fc9cffc179354fe532da35778f4087c',
   '0028_campaign_goal_reached': '4a6e41d0ad5cc0fc15335df88c376e1dc623485b0c9279fa62b098d00c0adc75',
+  '0029_donor_totals_incremental': 'ebeae8cb3f71ce5abd97aff6166ebb1dae512d60bcc8014b0983c2f1870e3f0e',
 };
 
 describe('migrations from an empty database', () => {

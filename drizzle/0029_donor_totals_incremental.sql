@@ -1,0 +1,85 @@
+-- hand-written (issue #39; decision 0116, amending decision 0072): a gift that starts to count adds to its donor's
+-- row instead of recomputing it. Until now each statement that charged a gift recomputed its donor's row from every
+-- gift of the address (donor_totals_refresh, migration 0016): O(gifts of that donor) per gift, quadratic for a donor
+-- who gives often. Both functions are replaced; the triggers, the DELETE trigger's function and the table are not.
+--
+-- 1. donor_totals_refresh as migration 0016 wrote it, but for how it locks its rows: ON CONFLICT DO UPDATE (a no-op
+-- update, in address order) instead of ON CONFLICT DO NOTHING then SELECT FOR UPDATE. A row locked by FOR UPDATE in
+-- another transaction that then deleted it (the donor's last gift moved away or deleted) was skipped by that FOR
+-- UPDATE, left unlocked and not recomputed, though this transaction's change may give the donor a gift again: the donor
+-- was left with no row. The donor's next recompute healed it; an increment adds to the row as it stands and would not.
+-- ON CONFLICT DO UPDATE waits for the row's lock and, the row deleted meanwhile, inserts it again.
+CREATE OR REPLACE FUNCTION donor_totals_refresh(addresses text[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  IF coalesce(cardinality(addresses), 0) = 0 THEN
+    RETURN;
+  END IF;
+  INSERT INTO donor_totals AS t (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
+    SELECT a, donor_key(a), now(), now(), 0, 0 FROM (SELECT DISTINCT a FROM unnest(addresses) AS a) AS distinct_addresses ORDER BY a
+    ON CONFLICT (address) DO UPDATE SET address = t.address;
+  WITH figures AS (
+    SELECT lower(btrim(d.donor_email)) AS address, min(d.created_at) AS first_gift_at, max(d.created_at) AS last_gift_at,
+           count(*)::integer AS gift_count,
+           coalesce(sum(d.amount_cents - d.refunded_cents) FILTER (WHERE d.status = 'succeeded'), 0)::bigint AS lifetime_cents
+      FROM donations d
+      WHERE donor_key(d.donor_email) IN (SELECT donor_key(a) FROM unnest(addresses) AS a)
+        AND d.status IN ('succeeded', 'refunded', 'disputed')
+      GROUP BY 1)
+  UPDATE donor_totals t SET first_gift_at = f.first_gift_at, last_gift_at = f.last_gift_at, gift_count = f.gift_count, lifetime_cents = f.lifetime_cents
+    FROM figures f WHERE t.address = f.address;
+  DELETE FROM donor_totals t
+    WHERE t.address = ANY (addresses)
+      AND NOT EXISTS (SELECT 1 FROM donations d WHERE donor_key(d.donor_email) = t.donor_key AND d.status IN ('succeeded', 'refunded', 'disputed'));
+END;
+$$;
+--> statement-breakpoint
+-- 2. After each UPDATE of gifts: when every change of the statement that concerns donor_totals is an ADD (a gift whose
+-- old status counted for nothing and whose new status is succeeded, refunded or disputed), the statement's added gifts
+-- are summed per address and each donor's row upserted by those increments, one row per donor, in address order:
+-- gift_count + n, lifetime_cents + the kept amount of the added gifts still succeeded (amount_cents - refunded_cents,
+-- ledger/kept-amount.ts; a refunded or disputed gift counts in gift_count and adds 0), first_gift_at the least and
+-- last_gift_at the greatest of created_at. The old row counted for nothing, so an add needs nothing of it (its address,
+-- amount or date may change in the same statement). Any other change (a refund, a dispute, a corrected address, a
+-- moved date), alone or in a statement that also adds, recomputes as before, and so does a DELETE.
+-- Exact under READ COMMITTED: the upsert takes the row lock the recompute takes, applies to the row's latest committed
+-- version (inserting again when a recompute deleted it), and increments commute. A recompute that locked the row first
+-- cannot see the adding transaction's gift (that transaction commits only after its upsert, which waits for the lock),
+-- so the increment lands on figures without it; a recompute that locks the row after the increment waits for that
+-- transaction's commit, then reads its gift in the next statement's snapshot and overwrites the row with absolute
+-- figures. Decision 0116 says it in full.
+CREATE OR REPLACE FUNCTION donations_donor_totals_after_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NOT EXISTS (
+    SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
+      WHERE o.status IN ('succeeded', 'refunded', 'disputed')
+        AND (o.status, o.amount_cents, o.refunded_cents, o.donor_email, o.created_at)
+            IS DISTINCT FROM (n.status, n.amount_cents, n.refunded_cents, n.donor_email, n.created_at)
+  ) THEN
+    -- No gift that counted changed what it counts for: every change of the statement that concerns donor_totals adds a
+    -- gift (possibly none: a pending to failed attempt, or a change of other columns, upserts nothing).
+    INSERT INTO donor_totals AS t (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
+      SELECT lower(btrim(n.donor_email)), donor_key(lower(btrim(n.donor_email))), min(n.created_at), max(n.created_at),
+             count(*)::integer,
+             coalesce(sum(n.amount_cents - n.refunded_cents) FILTER (WHERE n.status = 'succeeded'), 0)::bigint
+        FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE o.status NOT IN ('succeeded', 'refunded', 'disputed') AND n.status IN ('succeeded', 'refunded', 'disputed')
+        GROUP BY 1 ORDER BY 1
+      ON CONFLICT (address) DO UPDATE SET
+        first_gift_at = least(t.first_gift_at, excluded.first_gift_at),
+        last_gift_at = greatest(t.last_gift_at, excluded.last_gift_at),
+        gift_count = t.gift_count + excluded.gift_count,
+        lifetime_cents = t.lifetime_cents + excluded.lifetime_cents;
+    RETURN NULL;
+  END IF;
+  -- Otherwise the recompute of migration 0016: the donors a changed gift counted for and counts for now.
+  PERFORM donor_totals_refresh(ARRAY(
+    SELECT DISTINCT v.address FROM (
+      SELECT lower(btrim(o.donor_email)) AS a, lower(btrim(n.donor_email)) AS b
+        FROM old_rows o JOIN new_rows n ON n.id = o.id
+        WHERE (o.status IN ('succeeded', 'refunded', 'disputed') OR n.status IN ('succeeded', 'refunded', 'disputed'))
+          AND (o.status, o.amount_cents, o.refunded_cents, o.donor_email, o.created_at)
+              IS DISTINCT FROM (n.status, n.amount_cents, n.refunded_cents, n.donor_email, n.created_at)
+    ) AS changed, LATERAL (VALUES (changed.a), (changed.b)) AS v(address)));
+  RETURN NULL;
+END;
+$$;
