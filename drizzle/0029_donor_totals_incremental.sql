@@ -1,7 +1,8 @@
 -- hand-written (issue #39; decision 0116, amending decision 0072): a gift that starts to count adds to its donor's
 -- row instead of recomputing it. Until now each statement that charged a gift recomputed its donor's row from every
 -- gift of the address (donor_totals_refresh, migration 0016): O(gifts of that donor) per gift, quadratic for a donor
--- who gives often. Both functions are replaced; the triggers, the DELETE trigger's function and the table are not.
+-- who gives often. Both functions are replaced, then every donor's row recomputed once; the triggers, the DELETE
+-- trigger's function and the table are unchanged.
 --
 -- 1. donor_totals_refresh as migration 0016 wrote it, but for how it locks its rows: ON CONFLICT DO UPDATE (a no-op
 -- update, in address order) instead of ON CONFLICT DO NOTHING then SELECT FOR UPDATE. A row locked by FOR UPDATE in
@@ -83,3 +84,10 @@ BEGIN
   RETURN NULL;
 END;
 $$;
+--> statement-breakpoint
+-- 3. Every donor recomputed once, so that the increments start from exact rows: a row the gap of (1) lost was healed
+-- by the donor's next recompute until now, and would not be by an increment.
+SELECT donor_totals_refresh(ARRAY(
+  SELECT address FROM donor_totals
+  UNION
+  SELECT lower(btrim(donor_email)) FROM donations WHERE status IN ('succeeded', 'refunded', 'disputed')));
