@@ -4,20 +4,31 @@
 -- who gives often. Both functions are replaced, then every donor's row recomputed once; the triggers, the DELETE
 -- trigger's function and the table are unchanged.
 --
--- 1. donor_totals_refresh as migration 0016 wrote it, but for how it locks its rows: ON CONFLICT DO UPDATE (a no-op
--- update, in address order) instead of ON CONFLICT DO NOTHING then SELECT FOR UPDATE. A row locked by FOR UPDATE in
--- another transaction that then deleted it (the donor's last gift moved away or deleted) was skipped by that FOR
--- UPDATE, left unlocked and not recomputed, though this transaction's change may give the donor a gift again: the donor
--- was left with no row. The donor's next recompute healed it; an increment adds to the row as it stands and would not.
--- ON CONFLICT DO UPDATE waits for the row's lock and, the row deleted meanwhile, inserts it again.
+-- 1. donor_totals_refresh as migration 0016 wrote it, but for how it locks its rows: it loops until it holds a row for
+-- every address. A row locked FOR UPDATE by another transaction that then deleted it (the donor's last gift moved away
+-- or deleted) was skipped by the waiting FOR UPDATE (READ COMMITTED returns no deleted row), left unlocked and not
+-- recomputed, though this transaction's change may give the donor a gift again: the donor was left with no row. The
+-- donor's next recompute healed it; an increment adds to the row as it stands and would not. Now the missing rows are
+-- inserted (only those, as before ON CONFLICT DO NOTHING), then all locked FOR UPDATE in address order, and again while
+-- fewer rows than addresses were locked.
 CREATE OR REPLACE FUNCTION donor_totals_refresh(addresses text[]) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  wanted text[];
+  locked integer;
 BEGIN
   IF coalesce(cardinality(addresses), 0) = 0 THEN
     RETURN;
   END IF;
-  INSERT INTO donor_totals AS t (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
-    SELECT a, donor_key(a), now(), now(), 0, 0 FROM (SELECT DISTINCT a FROM unnest(addresses) AS a) AS distinct_addresses ORDER BY a
-    ON CONFLICT (address) DO UPDATE SET address = t.address;
+  wanted := ARRAY(SELECT DISTINCT a FROM unnest(addresses) AS a ORDER BY a);
+  LOOP
+    INSERT INTO donor_totals (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
+      SELECT a, donor_key(a), now(), now(), 0, 0 FROM unnest(wanted) AS a
+        WHERE NOT EXISTS (SELECT 1 FROM donor_totals t WHERE t.address = a)
+        ORDER BY a
+      ON CONFLICT (address) DO NOTHING;
+    SELECT count(*) INTO locked FROM (SELECT 1 FROM donor_totals WHERE address = ANY (wanted) ORDER BY address FOR UPDATE) AS l;
+    EXIT WHEN locked = cardinality(wanted);
+  END LOOP;
   WITH figures AS (
     SELECT lower(btrim(d.donor_email)) AS address, min(d.created_at) AS first_gift_at, max(d.created_at) AS last_gift_at,
            count(*)::integer AS gift_count,
@@ -36,19 +47,28 @@ $$;
 --> statement-breakpoint
 -- 2. After each UPDATE of gifts: when every change of the statement that concerns donor_totals is an ADD (a gift whose
 -- old status counted for nothing and whose new status is succeeded, refunded or disputed), the statement's added gifts
--- are summed per address and each donor's row upserted by those increments, one row per donor, in address order:
--- gift_count + n, lifetime_cents + the kept amount of the added gifts still succeeded (amount_cents - refunded_cents,
--- ledger/kept-amount.ts; a refunded or disputed gift counts in gift_count and adds 0), first_gift_at the least and
--- last_gift_at the greatest of created_at. The old row counted for nothing, so an add needs nothing of it (its address,
--- amount or date may change in the same statement). Any other change (a refund, a dispute, a corrected address, a
--- moved date), alone or in a statement that also adds, recomputes as before, and so does a DELETE.
--- Exact under READ COMMITTED: the upsert takes the row lock the recompute takes, applies to the row's latest committed
--- version (inserting again when a recompute deleted it), and increments commute. A recompute that locked the row first
--- cannot see the adding transaction's gift (that transaction commits only after its upsert, which waits for the lock),
--- so the increment lands on figures without it; a recompute that locks the row after the increment waits for that
+-- are summed per address and added to each donor's row: gift_count + n, lifetime_cents + the kept amount of the added
+-- gifts still succeeded (amount_cents - refunded_cents, ledger/kept-amount.ts; a refunded or disputed gift counts in
+-- gift_count and adds 0), first_gift_at the least and last_gift_at the greatest of created_at. The old row counted for
+-- nothing, so an add needs nothing of it (its address, amount or date may change in the same statement). Any other
+-- change (a refund, a dispute, a corrected address, a moved date), alone or in a statement that also adds, recomputes
+-- as before, and so does a DELETE.
+-- The rows are locked FOR UPDATE in address order, as the recompute locks them, then updated; a donor without a row
+-- gets one by INSERT ... ON CONFLICT DO UPDATE. Not that upsert for every donor: on a row other transactions update at
+-- the same time, its conflict check can miss the row's newest version and try a speculative insertion, which the
+-- donor_key unique index (not its arbiter) then fails with a unique violation, or a deadlock on the speculative token
+-- (40 concurrent successes of one donor did). Exact under READ COMMITTED: a recompute that locked the row first cannot
+-- see the adding transaction's gift (that transaction commits only after its update, which waits for the lock), so
+-- the increment lands on figures without it; a recompute that locks the row after the increment waits for that
 -- transaction's commit, then reads its gift in the next statement's snapshot and overwrites the row with absolute
--- figures. Decision 0116 says it in full.
+-- figures; increments commute. Decision 0116 says it in full.
 CREATE OR REPLACE FUNCTION donations_donor_totals_after_update() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  addresses text[];
+  firsts timestamptz[];
+  lasts timestamptz[];
+  counts integer[];
+  sums bigint[];
 BEGIN
   IF NOT EXISTS (
     SELECT 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
@@ -57,14 +77,36 @@ BEGIN
             IS DISTINCT FROM (n.status, n.amount_cents, n.refunded_cents, n.donor_email, n.created_at)
   ) THEN
     -- No gift that counted changed what it counts for: every change of the statement that concerns donor_totals adds a
-    -- gift (possibly none: a pending to failed attempt, or a change of other columns, upserts nothing).
+    -- gift (possibly none: a pending to failed attempt, or a change of other columns, adds nothing).
+    SELECT coalesce(array_agg(address ORDER BY address), '{}'), array_agg(first_gift_at ORDER BY address),
+           array_agg(last_gift_at ORDER BY address), array_agg(gift_count ORDER BY address), array_agg(lifetime_cents ORDER BY address)
+      INTO addresses, firsts, lasts, counts, sums
+      FROM (SELECT lower(btrim(n.donor_email)) AS address, min(n.created_at) AS first_gift_at, max(n.created_at) AS last_gift_at,
+                   count(*)::integer AS gift_count,
+                   coalesce(sum(n.amount_cents - n.refunded_cents) FILTER (WHERE n.status = 'succeeded'), 0)::bigint AS lifetime_cents
+              FROM old_rows o JOIN new_rows n ON n.id = o.id
+              WHERE o.status NOT IN ('succeeded', 'refunded', 'disputed') AND n.status IN ('succeeded', 'refunded', 'disputed')
+              GROUP BY 1) AS added;
+    IF cardinality(addresses) = 0 THEN
+      RETURN NULL;
+    END IF;
+    -- The donors' rows locked in address order (FOR UPDATE waits for a holder's commit and locks the latest version),
+    -- then added to; the next statement's snapshot holds every version committed before the locks were granted.
+    PERFORM 1 FROM donor_totals WHERE address = ANY (addresses) ORDER BY address FOR UPDATE;
+    UPDATE donor_totals t SET
+        first_gift_at = least(t.first_gift_at, a.first_gift_at),
+        last_gift_at = greatest(t.last_gift_at, a.last_gift_at),
+        gift_count = t.gift_count + a.gift_count,
+        lifetime_cents = t.lifetime_cents + a.lifetime_cents
+      FROM unnest(addresses, firsts, lasts, counts, sums) AS a(address, first_gift_at, last_gift_at, gift_count, lifetime_cents)
+      WHERE t.address = a.address;
+    -- A donor without a row (a first gift, or a row a recompute deleted meanwhile) gets one; ON CONFLICT DO UPDATE for
+    -- a first gift of the same donor inserted by another transaction meanwhile.
     INSERT INTO donor_totals AS t (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
-      SELECT lower(btrim(n.donor_email)), donor_key(lower(btrim(n.donor_email))), min(n.created_at), max(n.created_at),
-             count(*)::integer,
-             coalesce(sum(n.amount_cents - n.refunded_cents) FILTER (WHERE n.status = 'succeeded'), 0)::bigint
-        FROM old_rows o JOIN new_rows n ON n.id = o.id
-        WHERE o.status NOT IN ('succeeded', 'refunded', 'disputed') AND n.status IN ('succeeded', 'refunded', 'disputed')
-        GROUP BY 1 ORDER BY 1
+      SELECT a.address, donor_key(a.address), a.first_gift_at, a.last_gift_at, a.gift_count, a.lifetime_cents
+        FROM unnest(addresses, firsts, lasts, counts, sums) AS a(address, first_gift_at, last_gift_at, gift_count, lifetime_cents)
+        WHERE NOT EXISTS (SELECT 1 FROM donor_totals d WHERE d.address = a.address)
+        ORDER BY a.address
       ON CONFLICT (address) DO UPDATE SET
         first_gift_at = least(t.first_gift_at, excluded.first_gift_at),
         last_gift_at = greatest(t.last_gift_at, excluded.last_gift_at),
