@@ -4,31 +4,39 @@
 -- who gives often. Both functions are replaced, then every donor's row recomputed once; the triggers, the DELETE
 -- trigger's function and the table are unchanged.
 --
--- 1. donor_totals_refresh as migration 0016 wrote it, but for how it locks its rows: it loops until it holds a row for
--- every address. A row locked FOR UPDATE by another transaction that then deleted it (the donor's last gift moved away
--- or deleted) was skipped by the waiting FOR UPDATE (READ COMMITTED returns no deleted row), left unlocked and not
--- recomputed, though this transaction's change may give the donor a gift again: the donor was left with no row. The
--- donor's next recompute healed it; an increment adds to the row as it stands and would not. Now the missing rows are
--- inserted (only those, as before ON CONFLICT DO NOTHING), then all locked FOR UPDATE in address order, and again while
--- fewer rows than addresses were locked.
-CREATE OR REPLACE FUNCTION donor_totals_refresh(addresses text[]) RETURNS void LANGUAGE plpgsql AS $$
+-- 1. donor_totals_lock(addresses): the donors' rows, each made when missing and all locked FOR UPDATE in address order,
+-- for the two functions below. A missing row is inserted as a donor of no gift yet (0 gifts, 0 cents, first gift at
+-- +infinity and last at -infinity, so that least() and greatest() of an increment give the gift's own dates; a
+-- recompute overwrites or deletes it), ON CONFLICT DO NOTHING on every unique index: two transactions making the row of
+-- one new donor at once, the second waits for the first and takes its row (with an arbiter of `address` only, the
+-- donor_key index, not an arbiter, could fail the second with a unique violation). Then it loops until it holds a row
+-- for every address: a row another transaction locked and then deleted (the donor's last gift moved away or deleted)
+-- is skipped by a waiting FOR UPDATE under READ COMMITTED; migration 0016's function left that donor without a row
+-- (its next recompute healed it; an increment would not).
+CREATE FUNCTION donor_totals_lock(addresses text[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
-  wanted text[];
+  wanted text[] := ARRAY(SELECT DISTINCT a FROM unnest(addresses) AS a ORDER BY a);
   locked integer;
+BEGIN
+  LOOP
+    INSERT INTO donor_totals (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
+      SELECT a, donor_key(a), 'infinity', '-infinity', 0, 0 FROM unnest(wanted) AS a
+        WHERE NOT EXISTS (SELECT 1 FROM donor_totals t WHERE t.address = a)
+        ORDER BY a
+      ON CONFLICT DO NOTHING;
+    SELECT count(*) INTO locked FROM (SELECT 1 FROM donor_totals WHERE address = ANY (wanted) ORDER BY address FOR UPDATE) AS l;
+    EXIT WHEN locked = cardinality(wanted);
+  END LOOP;
+END;
+$$;
+--> statement-breakpoint
+-- 2. donor_totals_refresh as migration 0016 wrote it, its rows made and locked by donor_totals_lock.
+CREATE OR REPLACE FUNCTION donor_totals_refresh(addresses text[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   IF coalesce(cardinality(addresses), 0) = 0 THEN
     RETURN;
   END IF;
-  wanted := ARRAY(SELECT DISTINCT a FROM unnest(addresses) AS a ORDER BY a);
-  LOOP
-    INSERT INTO donor_totals (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
-      SELECT a, donor_key(a), now(), now(), 0, 0 FROM unnest(wanted) AS a
-        WHERE NOT EXISTS (SELECT 1 FROM donor_totals t WHERE t.address = a)
-        ORDER BY a
-      ON CONFLICT (address) DO NOTHING;
-    SELECT count(*) INTO locked FROM (SELECT 1 FROM donor_totals WHERE address = ANY (wanted) ORDER BY address FOR UPDATE) AS l;
-    EXIT WHEN locked = cardinality(wanted);
-  END LOOP;
+  PERFORM donor_totals_lock(addresses);
   WITH figures AS (
     SELECT lower(btrim(d.donor_email)) AS address, min(d.created_at) AS first_gift_at, max(d.created_at) AS last_gift_at,
            count(*)::integer AS gift_count,
@@ -45,7 +53,7 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- 2. After each UPDATE of gifts: when every change of the statement that concerns donor_totals is an ADD (a gift whose
+-- 3. After each UPDATE of gifts: when every change of the statement that concerns donor_totals is an ADD (a gift whose
 -- old status counted for nothing and whose new status is succeeded, refunded or disputed), the statement's added gifts
 -- are summed per address and added to each donor's row: gift_count + n, lifetime_cents + the kept amount of the added
 -- gifts still succeeded (amount_cents - refunded_cents, ledger/kept-amount.ts; a refunded or disputed gift counts in
@@ -53,8 +61,8 @@ $$;
 -- nothing, so an add needs nothing of it (its address, amount or date may change in the same statement). Any other
 -- change (a refund, a dispute, a corrected address, a moved date), alone or in a statement that also adds, recomputes
 -- as before, and so does a DELETE.
--- The rows are locked FOR UPDATE in address order, as the recompute locks them, then updated; a donor without a row
--- gets one by INSERT ... ON CONFLICT DO UPDATE. Not that upsert for every donor: on a row other transactions update at
+-- The rows are made and locked by donor_totals_lock (in address order, as the recompute locks them), then added to.
+-- Not an upsert (INSERT ... ON CONFLICT (address) DO UPDATE) for every donor: on a row other transactions update at
 -- the same time, its conflict check can miss the row's newest version and try a speculative insertion, which the
 -- donor_key unique index (not its arbiter) then fails with a unique violation, or a deadlock on the speculative token
 -- (40 concurrent successes of one donor did). Exact under READ COMMITTED: a recompute that locked the row first cannot
@@ -90,9 +98,9 @@ BEGIN
     IF cardinality(addresses) = 0 THEN
       RETURN NULL;
     END IF;
-    -- The donors' rows locked in address order (FOR UPDATE waits for a holder's commit and locks the latest version),
-    -- then added to; the next statement's snapshot holds every version committed before the locks were granted.
-    PERFORM 1 FROM donor_totals WHERE address = ANY (addresses) ORDER BY address FOR UPDATE;
+    -- The donors' rows made and locked (FOR UPDATE waits for a holder's commit and locks the latest version), then
+    -- added to; the next statement's snapshot holds every version committed before the locks were granted.
+    PERFORM donor_totals_lock(addresses);
     UPDATE donor_totals t SET
         first_gift_at = least(t.first_gift_at, a.first_gift_at),
         last_gift_at = greatest(t.last_gift_at, a.last_gift_at),
@@ -100,18 +108,6 @@ BEGIN
         lifetime_cents = t.lifetime_cents + a.lifetime_cents
       FROM unnest(addresses, firsts, lasts, counts, sums) AS a(address, first_gift_at, last_gift_at, gift_count, lifetime_cents)
       WHERE t.address = a.address;
-    -- A donor without a row (a first gift, or a row a recompute deleted meanwhile) gets one; ON CONFLICT DO UPDATE for
-    -- a first gift of the same donor inserted by another transaction meanwhile.
-    INSERT INTO donor_totals AS t (address, donor_key, first_gift_at, last_gift_at, gift_count, lifetime_cents)
-      SELECT a.address, donor_key(a.address), a.first_gift_at, a.last_gift_at, a.gift_count, a.lifetime_cents
-        FROM unnest(addresses, firsts, lasts, counts, sums) AS a(address, first_gift_at, last_gift_at, gift_count, lifetime_cents)
-        WHERE NOT EXISTS (SELECT 1 FROM donor_totals d WHERE d.address = a.address)
-        ORDER BY a.address
-      ON CONFLICT (address) DO UPDATE SET
-        first_gift_at = least(t.first_gift_at, excluded.first_gift_at),
-        last_gift_at = greatest(t.last_gift_at, excluded.last_gift_at),
-        gift_count = t.gift_count + excluded.gift_count,
-        lifetime_cents = t.lifetime_cents + excluded.lifetime_cents;
     RETURN NULL;
   END IF;
   -- Otherwise the recompute of migration 0016: the donors a changed gift counted for and counts for now.
@@ -127,7 +123,7 @@ BEGIN
 END;
 $$;
 --> statement-breakpoint
--- 3. Every donor recomputed once, so that the increments start from exact rows: a row the gap of (1) lost was healed
+-- 4. Every donor recomputed once, so that the increments start from exact rows: a row the gap of (1) lost was healed
 -- by the donor's next recompute until now, and would not be by an increment.
 SELECT donor_totals_refresh(ARRAY(
   SELECT address FROM donor_totals

@@ -72,7 +72,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0026_webhooks': '9b476f8314e4ca63608d8482d8777e2f865a82fb1e54f37ab9b8afb89cb21d05',
   '0027_offline_gifts': '6adf4a7022fffc0980a27626f27b2bd85fc9cffc179354fe532da35778f4087c',
   '0028_campaign_goal_reached': '4a6e41d0ad5cc0fc15335df88c376e1dc623485b0c9279fa62b098d00c0adc75',
-  '0029_donor_totals_incremental': '07963adde3c2e0e816252dd60c3a3dbdb4c0d140b64458ed3a514a7bb3c7b521',
+  '0029_donor_totals_incremental': '10ff8f85e49d443ace6e805ad8f3fb4fef3c1eb918366efc1e9f09b2f6b8b7d0',
 };
 
 describe('migrations from an empty database', () => {
