@@ -47,9 +47,10 @@ const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * - Two processes (skipped with BENCH_TWO_PROCESSES=0): the same main twice, relay idle, each with a DATA_DIR of its
  *   own, on one fresh PostgreSQL database created for the run on the server of DATABASE_URL (default
  *   {@link LOCAL_POSTGRES_URL}) and dropped after it; 5,000 donations, 50 connections, half on each.
- * - autocannon: POST /api/process-donation, a new Idempotency-Key per request, the test cards that succeed in turn,
- *   with the CSRF cookie pair of one page load. The echo: 10 s of the same body on a bare Fastify `POST /echo` in its
- *   own process, 50 connections.
+ * - autocannon: POST /api/process-donation, a new Idempotency-Key per request, each donation from a donor of its own
+ *   (`donor-<n>@example.org`, n counting the run's donations: an appeal's many donors, not one donor's thousands of
+ *   gifts; decision 0116), the test cards that succeed in turn, with the CSRF cookie pair of one page load. The
+ *   echo: 10 s of the same body on a bare Fastify `POST /echo` in its own process, 50 connections.
  * CPU is read from /proc (user + system clock ticks, every thread) before and after each phase: the API process's,
  * and the embedded PostgreSQL server's (its postmaster, the children it reaped, and the live ones: backends, WAL
  * writer, checkpointer...), so the whole machine's cost per gift is known; the echo's from its own process.cpuUsage.
@@ -335,13 +336,25 @@ interface DonationRun {
   sent: number;
 }
 
-/** The request bodies of the test cards that succeed, in turn. */
-const BODIES = TEST_SUCCESS_CARDS.map((number) => JSON.stringify(validSubmission({}, { number })));
+/** Donations whose body was built so far in this run, every phase and process together. */
+let donationsBuilt = 0;
+
+/**
+ * The body of the run's next donation: a donor of its own, `donor-<n>@example.org` with n counting the run's donations
+ * from 1 (an appeal's gifts come from many donors; one donor's thousands of gifts would measure that donor's history,
+ * decision 0116), paying with the test cards that succeed, in turn.
+ */
+function nextDonationBody(): string {
+  donationsBuilt += 1;
+  const number = TEST_SUCCESS_CARDS[donationsBuilt % TEST_SUCCESS_CARDS.length];
+  return JSON.stringify(validSubmission({ donorEmail: `donor-${donationsBuilt}@example.org` }, { number }));
+}
 
 /**
  * Sends `donations` over `apis` at once, `connections` in all, each process its share of the connections and
- * requests on a CSRF cookie pair of its own page load, the test cards that succeed in turn, each request with a new
- * Idempotency-Key. The servers share one database, whose succeeded donations are counted before and after.
+ * requests on a CSRF cookie pair of its own page load, each donation from a donor of its own with the test cards that
+ * succeed in turn ({@link nextDonationBody}), each request with a new Idempotency-Key. The servers share one
+ * database, whose succeeded donations are counted before and after.
  */
 async function donationRun(apis: readonly BenchApi[], donations: number, connections: number): Promise<DonationRun> {
   const first = apis[0]?.server;
@@ -350,7 +363,7 @@ async function donationRun(apis: readonly BenchApi[], donations: number, connect
   let sent = 0;
   const nextDonation = () => {
     sent += 1;
-    return { body: BODIES[sent % BODIES.length] ?? '', headers: { [IDEMPOTENCY_KEY_HEADER]: randomUUID() } };
+    return { body: nextDonationBody(), headers: { [IDEMPOTENCY_KEY_HEADER]: randomUUID() } };
   };
   // NOTE: a fixed number of requests, not a duration: autocannon stops a timed run without reading the answers
   // still in flight, which the server completes, so succeeded rows and 2xx answers could not be compared.
@@ -371,8 +384,8 @@ async function donationRun(apis: readonly BenchApi[], donations: number, connect
 }
 
 /**
- * One donor at a time on `api` (each donation sent when the previous one is answered) until `until()` is true:
- * the latency of each (ms) and how many were answered 2xx.
+ * One donor at a time on `api` (each donation sent when the previous one is answered, each from a donor of its own:
+ * {@link nextDonationBody}) until `until()` is true: the latency of each (ms) and how many were answered 2xx.
  */
 async function oneDonorAtATime(api: BenchApi, until: () => Promise<boolean>): Promise<{ latenciesMs: number[]; ok2xx: number }> {
   const headers = { ...(await csrfHeaders(api.server.baseUrl)), 'content-type': 'application/json' };
@@ -383,7 +396,7 @@ async function oneDonorAtATime(api: BenchApi, until: () => Promise<boolean>): Pr
     const response = await fetch(`${api.server.baseUrl}${API_PATHS.processDonation}`, {
       method: 'POST',
       headers: { ...headers, [IDEMPOTENCY_KEY_HEADER]: randomUUID() },
-      body: BODIES[latenciesMs.length % BODIES.length],
+      body: nextDonationBody(),
     });
     await response.arrayBuffer();
     latenciesMs.push(performance.now() - started);

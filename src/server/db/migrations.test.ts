@@ -72,6 +72,7 @@ const APPLIED_MIGRATION_HASHES: Record<string, string> = {
   '0026_webhooks': '9b476f8314e4ca63608d8482d8777e2f865a82fb1e54f37ab9b8afb89cb21d05',
   '0027_offline_gifts': '6adf4a7022fffc0980a27626f27b2bd85fc9cffc179354fe532da35778f4087c',
   '0028_campaign_goal_reached': '4a6e41d0ad5cc0fc15335df88c376e1dc623485b0c9279fa62b098d00c0adc75',
+  '0029_donor_totals_incremental': '10ff8f85e49d443ace6e805ad8f3fb4fef3c1eb918366efc1e9f09b2f6b8b7d0',
 };
 
 describe('migrations from an empty database', () => {
@@ -354,6 +355,50 @@ describe('migration 0021 on a database that holds refunds already', () => {
       await client.end();
       await empty.drop();
       await rm(before0021, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('migration 0029 on a database that holds donors already', () => {
+  it('recomputes every donor once, so that increments start from exact rows (decision 0116)', async () => {
+    const before0029 = await migrationsUpTo(28);
+    // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
+    const empty = await createEmptyTestDatabase();
+    const client = new pg.Pool({ connectionString: empty.url });
+    client.on('error', () => undefined);
+    try {
+      const db = drizzle({ client });
+      await migrate(db, { migrationsFolder: before0029 });
+      const charge = async (email: string, amountCents: number) => {
+        const {
+          rows: [row],
+        } = await client.query<{ id: string }>(
+          `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
+           VALUES ($1, 'one-time', 'research-science', 'Ana Reef', $2, 'visa', '4242', 'stripe', false) RETURNING id`,
+          [amountCents, email],
+        );
+        await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = 'ch_' || id WHERE id = $1`, [row?.id]);
+      };
+      await charge('lost@example.org', 4000);
+      await charge('off@example.org', 2500);
+      await charge('Off@Example.org', 1000);
+      // Rows as migration 0016's lock gap (decision 0116) could leave them: one lost, one off.
+      await client.query(`DELETE FROM donor_totals WHERE address = 'lost@example.org'`);
+      await client.query(`UPDATE donor_totals SET gift_count = 7, lifetime_cents = 1 WHERE address = 'off@example.org'`);
+
+      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+
+      const { rows } = await client.query<{ address: string; gifts: number; lifetime: string }>(
+        `SELECT address, gift_count AS gifts, lifetime_cents::text AS lifetime FROM donor_totals ORDER BY address`,
+      );
+      expect(rows).toEqual([
+        { address: 'lost@example.org', gifts: 1, lifetime: '4000' },
+        { address: 'off@example.org', gifts: 2, lifetime: '3500' },
+      ]);
+    } finally {
+      await client.end();
+      await empty.drop();
+      await rm(before0029, { recursive: true, force: true });
     }
   });
 });
