@@ -17,7 +17,8 @@ import { allPeriods, dailyDates, monthsToDate, periodDays, rangeAYearBefore, sam
  * and so its export): every figure of a range equals the list's totals and the staff export of the same days.
  * NOTE: at most four scans of the ledger whatever the figures (100,000 donations within 200 ms; decision 0074): the
  * money of every day from 1 January a year ago to today in one index-only scan, added up here into the periods and
- * series; the causes and frequencies of the selected period; its donors, from every charged gift until its end.
+ * series; the causes and frequencies of the selected period and of its year before, from their days' gifts only
+ * (decision 0117); its donors, from every charged gift until its end.
  */
 
 const charged = inArray(donations.status, CHARGED_STATUSES);
