@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../testing/smtp-test-server';
 import { openTestDatabase, type TestDatabase } from '../../testing/test-database';
 
 /**
@@ -82,18 +83,6 @@ async function pendingGift(client: pg.ClientBase | pg.Pool, email: string, amoun
 /** The statement that charges the gifts `ids` (pending or declined before) in one UPDATE. */
 const SUCCEED = `UPDATE donations SET status = 'succeeded', gateway_transaction_id = 'ch_' || id WHERE id = ANY ($1::uuid[])`;
 
-/** A deterministic pseudo-random generator (mulberry32) of numbers in [0, 1), so a failing sequence can be replayed. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Waits until some connection of the test database waits on a lock (a row lock or another transaction's insert). */
 async function untilSomeoneWaits(): Promise<void> {
   await expect
@@ -115,7 +104,7 @@ async function totalsOf(address: string): Promise<TotalsRow | undefined> {
 describe('donor_totals after a random sequence of changes to the gifts of several donors', () => {
   it('equals the aggregate of the gifts (and the recompute) after every statement', async () => {
     const seed = 39_0116;
-    const random = randomFrom(seed);
+    const random = seededRandom(seed);
     const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
     const donors = ['ana-r', 'ben-r', 'cleo-r', 'dan-r', 'eve-r'].map((name) => `${name}@example.org`);
     /** The same address as typed another way: case and spaces (one donor, decision 0072). */
@@ -256,7 +245,7 @@ describe('a gift that starts to count', () => {
 
   it('keeps one donor exact through 300 successes one by one', async () => {
     const address = 'three-hundred@example.org';
-    const random = randomFrom(300);
+    const random = seededRandom(300);
     const amounts = Array.from({ length: 300 }, () => 100 + Math.floor(random() * 50_000));
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment, created_at)
