@@ -20,7 +20,7 @@ import { startSmtpTestServer, type SmtpTestServer } from '../testing/smtp-test-s
 import { createTestApp, FUTURE_EXPIRY_YEAR, validSubmission, type TestApp } from '../testing/test-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver';
 import { ANSWER_START_CHARS } from './deliver';
-import { pruneWebhookLog, WEBHOOK_RETRY_WINDOW_MS } from './relay';
+import { claimDueDeliveries, pruneWebhookLog, WEBHOOK_CLAIM_LEASE_MS, WEBHOOK_RETRY_WINDOW_MS } from './relay';
 
 /**
  * Outgoing webhooks through the real app, database and a real receiving HTTP server that verifies every signature with
@@ -204,6 +204,21 @@ describe('events', () => {
 });
 
 describe('delivery', () => {
+  it('counts a delivery as waiting until its first try is written, while the relay is trying it too', async () => {
+    const { endpoint } = await addEndpoint();
+    expect((await sendTest(endpoint.id)).statusCode).toBe(202);
+    await signIn();
+    expect(await deliveryLog(endpoint.id)).toEqual({ attempts: [], waiting: 1 });
+    // The relay's claim (its lease, and one more attempt counted before the request); the try is not written yet.
+    expect(await claimDueDeliveries(t.db, { now: clock.now(), leaseMs: WEBHOOK_CLAIM_LEASE_MS, limit: 10 })).toHaveLength(1);
+    expect(await deliveryLog(endpoint.id)).toEqual({ attempts: [], waiting: 1 });
+    // Once the lease ends the relay tries it: the try is in the log, and nothing waits any more.
+    clock.advance(WEBHOOK_CLAIM_LEASE_MS);
+    expect(await t.app.webhooks.relayDue()).toMatchObject({ delivered: 1 });
+    const log = await deliveryLog(endpoint.id);
+    expect([log.waiting, log.attempts.map((attempt) => attempt.eventType)]).toEqual([0, ['webhook.test']]);
+  });
+
   it('retries 500, 500 then 200 under the same webhook-id, and logs each try', async () => {
     const { endpoint } = await addEndpoint();
     receiver.answers = [{ status: 500, body: 'down' }, { status: 500, body: 'still down' }];

@@ -83,7 +83,7 @@ export type StaffDeliveryAttempt = z.infer<typeof StaffDeliveryAttemptSchema>;
 /** `GET /api/staff/integrations/:id/deliveries`: the last 100 tries, newest first, and deliveries not tried yet. */
 export const StaffDeliveryLogSchema = z.object({
   attempts: z.array(StaffDeliveryAttemptSchema),
-  /** Deliveries written and not yet tried (their first try is due). */
+  /** Deliveries written whose first try is not recorded yet (due, or being tried now). */
   waiting: z.number().int(),
 });
 

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, notExists, sql } from 'drizzle-orm';
 import { EmptyBodySchema } from '../../../shared/staff/identity-api';
 import {
   StaffDeliveryLogSchema,
@@ -265,6 +265,21 @@ export const staffIntegrationRoutes: FastifyPluginAsyncZod<StaffIntegrationsOpti
       const endpoint = await find(request.params.id);
       if (!endpoint) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
       const since = new Date(clock.now().getTime() - WEBHOOK_LOG_KEPT_MS);
+      // NOTE: the deliveries waiting for their first try first, then the tries: a delivery counted as done here has
+      // its try's row committed already (the relay writes the try and settles the delivery in one transaction), so the
+      // tries read next hold it. "Waiting" means no try recorded yet, an in-flight one included: the relay's claim counts
+      // `attempts` before its request, and counting only unclaimed deliveries let the page stop reading the log again
+      // before the try was written (a CI run's integrations story saw "No deliveries" for good).
+      const [waiting] = await db
+        .select({ n: count() })
+        .from(webhookDeliveries)
+        .where(
+          and(
+            eq(webhookDeliveries.endpointId, endpoint.id),
+            eq(webhookDeliveries.status, 'pending'),
+            notExists(db.select({ one: sql`1` }).from(webhookAttempts).where(eq(webhookAttempts.deliveryId, webhookDeliveries.id))),
+          ),
+        );
       const rows = await db
         .select({ attempt: webhookAttempts, messageId: webhookDeliveries.messageId, eventType: webhookDeliveries.eventType, deliveryStatus: webhookDeliveries.status })
         .from(webhookAttempts)
@@ -272,10 +287,6 @@ export const staffIntegrationRoutes: FastifyPluginAsyncZod<StaffIntegrationsOpti
         .where(and(eq(webhookAttempts.endpointId, endpoint.id), sql`${webhookAttempts.attemptedAt} >= ${since.toISOString()}`))
         .orderBy(desc(webhookAttempts.attemptedAt))
         .limit(LOG_LIMIT);
-      const [waiting] = await db
-        .select({ n: count() })
-        .from(webhookDeliveries)
-        .where(and(eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.status, 'pending'), eq(webhookDeliveries.attempts, 0)));
       return reply.code(200).send({
         attempts: rows.map(({ attempt, messageId, eventType, deliveryStatus }) => ({
           id: attempt.id,
