@@ -279,59 +279,59 @@ async function migrationsUpTo(lastIdx: number): Promise<string> {
   return folder;
 }
 
+/**
+ * Runs `test` on an empty database of its own (not a copy of the migrated template: it is migrated only part of the way)
+ * migrated up to the journal's entry `lastIdx`; `migrateToLatest` applies the rest. The database and the folder go after.
+ */
+async function onDatabaseMigratedTo(lastIdx: number, test: (client: pg.Pool, migrateToLatest: () => Promise<void>) => Promise<void>): Promise<void> {
+  const folder = await migrationsUpTo(lastIdx);
+  const empty = await createEmptyTestDatabase();
+  const client = new pg.Pool({ connectionString: empty.url });
+  client.on('error', () => undefined);
+  try {
+    const db = drizzle({ client });
+    await migrate(db, { migrationsFolder: folder });
+    await test(client, async () => void (await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER })));
+  } finally {
+    await client.end();
+    await empty.drop();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+/** Writes a one-time gift of `amountCents` from `email` and charges it (succeeded, with its transaction id), in raw SQL; resolves with its id. */
+async function chargedGift(client: pg.Pool, email = 'ana@example.org', amountCents = 4000): Promise<string> {
+  const {
+    rows: [row],
+  } = await client.query<{ id: string }>(
+    `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
+     VALUES ($1, 'one-time', 'research-science', 'Ana Reef', $2, 'visa', '4242', 'stripe', false) RETURNING id`,
+    [amountCents, email],
+  );
+  const id = row?.id ?? '';
+  await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = 'ch_' || id WHERE id = $1`, [id]);
+  return id;
+}
+
 describe('migration 0008 on a database that holds gifts already', () => {
   it('counts a gift refunded before it as refunded in full (refunded_cents), and nothing refunded of the others', async () => {
-    const before0008 = await migrationsUpTo(7);
-    // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
-    const empty = await createEmptyTestDatabase();
-    const client = new pg.Pool({ connectionString: empty.url });
-    try {
-      const db = drizzle({ client });
-      await migrate(db, { migrationsFolder: before0008 });
-      const insert = async (status: 'succeeded' | 'refunded') => {
-        const {
-          rows: [row],
-        } = await client.query<{ id: string }>(
-          `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
-           VALUES (4000, 'one-time', 'research-science', 'Ana Reef', 'ana@example.org', 'visa', '4242', 'stripe', false) RETURNING id`,
-        );
-        const id = row?.id ?? '';
-        await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = $2 WHERE id = $1`, [id, `ch_${id}`]);
-        if (status === 'refunded') await client.query(`UPDATE donations SET status = 'refunded' WHERE id = $1`, [id]);
-        return id;
-      };
-      const refundedId = await insert('refunded');
-      const keptId = await insert('succeeded');
+    await onDatabaseMigratedTo(7, async (client, migrateToLatest) => {
+      const refundedId = await chargedGift(client);
+      await client.query(`UPDATE donations SET status = 'refunded' WHERE id = $1`, [refundedId]);
+      const keptId = await chargedGift(client);
 
-      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateToLatest();
 
       const { rows: after } = await client.query<{ id: string; refunded_cents: number }>(`SELECT id, refunded_cents FROM donations`);
       expect(Object.fromEntries(after.map((row) => [row.id, row.refunded_cents]))).toEqual({ [refundedId]: 4000, [keptId]: 0 });
-    } finally {
-      await client.end();
-      await empty.drop();
-      await rm(before0008, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('migration 0021 on a database that holds refunds already', () => {
   it('keeps every refund recorded before it as succeeded, settled when it was written (decision 0095)', async () => {
-    const before0021 = await migrationsUpTo(20);
-    // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
-    const empty = await createEmptyTestDatabase();
-    const client = new pg.Pool({ connectionString: empty.url });
-    try {
-      const db = drizzle({ client });
-      await migrate(db, { migrationsFolder: before0021 });
-      const {
-        rows: [gift],
-      } = await client.query<{ id: string }>(
-        `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
-         VALUES (4000, 'one-time', 'research-science', 'Ana Reef', 'ana@example.org', 'visa', '4242', 'stripe', false) RETURNING id`,
-      );
-      const id = gift?.id ?? '';
-      await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = $2 WHERE id = $1`, [id, `ch_${id}`]);
+    await onDatabaseMigratedTo(20, async (client, migrateToLatest) => {
+      const id = await chargedGift(client);
       await client.query(`UPDATE donations SET refunded_cents = 1500 WHERE id = $1`, [id]);
       await client.query(
         `INSERT INTO donation_refunds (donation_id, amount_cents, gateway, gateway_refund_id, idempotency_key, created_at)
@@ -339,7 +339,7 @@ describe('migration 0021 on a database that holds refunds already', () => {
         [id],
       );
 
-      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateToLatest();
 
       const { rows } = await client.query<{ status: string; settled: boolean }>(`SELECT status, settled_at = created_at AS settled FROM donation_refunds`);
       expect(rows).toEqual([{ status: 'succeeded', settled: true }]);
@@ -351,42 +351,21 @@ describe('migration 0021 on a database that holds refunds already', () => {
       await expect(
         client.query(`INSERT INTO donation_refunds (donation_id, amount_cents, gateway, idempotency_key, status, settled_at) VALUES ($1, 500, 'stripe', 'k3', 'succeeded', now())`, [id]),
       ).rejects.toThrow(/donation_refunds_settlement_check/);
-    } finally {
-      await client.end();
-      await empty.drop();
-      await rm(before0021, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('migration 0029 on a database that holds donors already', () => {
   it('recomputes every donor once, so that increments start from exact rows (decision 0116)', async () => {
-    const before0029 = await migrationsUpTo(28);
-    // NOTE: an empty database of its own (not a copy of the migrated template): it is migrated only part of the way.
-    const empty = await createEmptyTestDatabase();
-    const client = new pg.Pool({ connectionString: empty.url });
-    client.on('error', () => undefined);
-    try {
-      const db = drizzle({ client });
-      await migrate(db, { migrationsFolder: before0029 });
-      const charge = async (email: string, amountCents: number) => {
-        const {
-          rows: [row],
-        } = await client.query<{ id: string }>(
-          `INSERT INTO donations (amount_cents, frequency, cause, donor_name, donor_email, card_brand, card_last4, gateway, is_test_payment)
-           VALUES ($1, 'one-time', 'research-science', 'Ana Reef', $2, 'visa', '4242', 'stripe', false) RETURNING id`,
-          [amountCents, email],
-        );
-        await client.query(`UPDATE donations SET status = 'succeeded', gateway_transaction_id = 'ch_' || id WHERE id = $1`, [row?.id]);
-      };
-      await charge('lost@example.org', 4000);
-      await charge('off@example.org', 2500);
-      await charge('Off@Example.org', 1000);
+    await onDatabaseMigratedTo(28, async (client, migrateToLatest) => {
+      await chargedGift(client, 'lost@example.org', 4000);
+      await chargedGift(client, 'off@example.org', 2500);
+      await chargedGift(client, 'Off@Example.org', 1000);
       // Rows as migration 0016's lock gap (decision 0116) could leave them: one lost, one off.
       await client.query(`DELETE FROM donor_totals WHERE address = 'lost@example.org'`);
       await client.query(`UPDATE donor_totals SET gift_count = 7, lifetime_cents = 1 WHERE address = 'off@example.org'`);
 
-      await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateToLatest();
 
       const { rows } = await client.query<{ address: string; gifts: number; lifetime: string }>(
         `SELECT address, gift_count AS gifts, lifetime_cents::text AS lifetime FROM donor_totals ORDER BY address`,
@@ -395,10 +374,6 @@ describe('migration 0029 on a database that holds donors already', () => {
         { address: 'lost@example.org', gifts: 1, lifetime: '4000' },
         { address: 'off@example.org', gifts: 2, lifetime: '3500' },
       ]);
-    } finally {
-      await client.end();
-      await empty.drop();
-      await rm(before0029, { recursive: true, force: true });
-    }
+    });
   });
 });
