@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { SMTPServerSession } from 'smtp-server';
 import { SMTPServerWithoutGreetingDelay } from './smtp-server-without-greeting-delay';
+import { seededRandom } from './seeded-random';
 
 /**
  * A real SMTP server for the mail tests (issue #12: "A real SMTP server in the tests (`smtp-server`, parsed with
@@ -28,18 +29,6 @@ export interface SmtpTestServer {
   /** Number of commands refused so far, temporarily or permanently. */
   readonly refusals: number;
   close(): Promise<void>;
-}
-
-/** Mulberry32: a small seeded generator of numbers in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const smtpError = (message: string, responseCode: number) => Object.assign(new Error(message), { responseCode });

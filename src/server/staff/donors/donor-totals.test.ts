@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../testing/smtp-test-server';
+import { seededRandom } from '../../testing/seeded-random';
 import { openTestDatabase, type TestDatabase } from '../../testing/test-database';
 
 /**
