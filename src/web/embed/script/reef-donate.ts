@@ -40,6 +40,8 @@ export function reservedHeightPx(widthPx: number): number {
   }
   return fromHeight;
 }
+/** Button mode's dialog: at most this wide, in CSS px (the frame inside it is reserved a first screen of that width). */
+const DIALOG_MAX_WIDTH_PX = 720;
 const LINK_PARAMS = ['campaign', 'amount', 'frequency', 'cause'] as const;
 const TEXTS = {
   en: { donate: 'Donate', close: 'Close', frame: 'Donation form', dialog: 'Donate', fallback: 'Donate on our website', goal: 'Campaign goal' },
@@ -107,7 +109,8 @@ class ReefDonate extends HTMLElement {
       root.append(button);
     } else {
       // NOTE: with the README's snippet (this script before the element, not deferred) this runs as the parser meets
-      // the element, before the host page's first layout of what follows it: nothing below it moves.
+      // the element, before the host page's first layout of what follows it: nothing below it moves. Two steps: the
+      // width the reservation is for is read once the element is a block.
       css(this, { display: 'block' });
       css(this, { minHeight: `${reservedHeightPx(this.clientWidth)}px` });
     }
@@ -126,7 +129,7 @@ class ReefDonate extends HTMLElement {
         frame.src = this.url(true);
         frame.title = this.texts.frame;
         frame.allow = 'payment';
-        css(frame, { display: 'block', width: '100%', border: '0', height: `${reservedHeightPx(mode === 'button' ? Math.min(720, innerWidth) : this.clientWidth)}px`, overflow: 'hidden' });
+        css(frame, { display: 'block', width: '100%', border: '0', height: `${reservedHeightPx(mode === 'button' ? Math.min(DIALOG_MAX_WIDTH_PX, innerWidth) : this.clientWidth)}px`, overflow: 'hidden' });
         if (mode === 'button') this.dialogWith(root, frame);
         else root.append(frame);
       });
@@ -144,7 +147,7 @@ class ReefDonate extends HTMLElement {
   private dialogWith(root: ShadowRoot, frame: HTMLIFrameElement): void {
     const dialog = (this.dialog = make('dialog'));
     dialog.setAttribute('aria-label', this.texts.dialog);
-    css(dialog, { width: 'min(720px, 100vw)', maxHeight: '100vh', padding: '0', border: '0', borderRadius: '8px', boxSizing: 'border-box' });
+    css(dialog, { width: `min(${DIALOG_MAX_WIDTH_PX}px, 100vw)`, maxHeight: '100vh', padding: '0', border: '0', borderRadius: '8px', boxSizing: 'border-box' });
     const close = make('button', '×');
     close.type = 'button';
     close.setAttribute('aria-label', this.texts.close);
