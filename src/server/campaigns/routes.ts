@@ -20,6 +20,14 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
   embedOrigins: readonly string[];
   goalBarOf: (figures: CampaignFigures, locale: Locale) => CampaignGoalBar;
 }> = async (app, { figures, embedOrigins, goalBarOf }) => {
+  /** The public figures of `slug` (any case) in `locale` and their Cache-Control (what is left of their minute), or undefined (404). */
+  const cachedFigures = async (slug: string, locale: Locale) => {
+    const found = await figures.publicCampaign(slug.toLowerCase(), locale);
+    if (!found) return undefined;
+    const maxAgeSeconds = Math.max(0, Math.floor((figures.maxAgeMs - found.ageMs) / 1000));
+    return { figures: found.figures, cacheControl: `public, max-age=${maxAgeSeconds}` };
+  };
+
   app.get(
     API_PATHS.campaign,
     {
@@ -33,10 +41,9 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       // An EMBED_ORIGINS page may read it (issue #35: a goal bar of its own).
       allowEmbedOrigin(request.headers.origin, reply, embedOrigins);
-      const found = await figures.publicCampaign(request.params.slug.toLowerCase(), request.query.locale);
+      const found = await cachedFigures(request.params.slug, request.query.locale);
       if (!found) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
-      const maxAgeSeconds = Math.max(0, Math.floor((figures.maxAgeMs - found.ageMs) / 1000));
-      return reply.code(200).header('cache-control', `public, max-age=${maxAgeSeconds}`).send(found.figures);
+      return reply.code(200).header('cache-control', found.cacheControl).send(found.figures);
     },
   );
 
@@ -57,10 +64,9 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       allowEmbedOrigin(request.headers.origin, reply, embedOrigins);
-      const found = await figures.publicCampaign(request.params.slug.toLowerCase(), request.query.locale);
+      const found = await cachedFigures(request.params.slug, request.query.locale);
       if (!found) return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
-      const maxAgeSeconds = Math.max(0, Math.floor((figures.maxAgeMs - found.ageMs) / 1000));
-      return reply.code(200).header('cache-control', `public, max-age=${maxAgeSeconds}`).send(goalBarOf(found.figures, request.query.locale));
+      return reply.code(200).header('cache-control', found.cacheControl).send(goalBarOf(found.figures, request.query.locale));
     },
   );
 };
