@@ -1,68 +1,16 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import { SOURCE_LOCALE } from '../../shared/i18n/locales';
 import { serverI18n } from '../i18n/catalogues';
 import type { OrganizationProfile } from '../platform/config';
 import { receiptLines, taxStatementIn, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
+import { registerReceiptFonts } from './pdf-fonts';
 
 /**
  * The receipt as a tagged PDF (issue #12; DESIGN.md, "PDF"): pdfkit with `tagged: true`, a title, the language,
  * a structure tree (Document, H1, P, Table rows, a Figure with alt text for the logo), and Noto Sans embedded
- * from the @expo-google-fonts/noto-sans package (Google Fonts' TrueType files; no system font). One page that fits A4
- * and US Letter alike.
+ * (pdf-fonts.ts: Google Fonts' TrueType files; no system font). One page that fits A4 and US Letter alike.
  */
-
-const require = createRequire(import.meta.url);
-/** Most words {@link withLayoutCache} keeps per font; past it the cache starts over. */
-const MAX_CACHED_LAYOUTS = 5_000;
-
-/**
- * `font` with its `layout` (fontkit's shaping of a string into glyphs and positions) remembered per process, by text
- * and features (issue #39): pdfkit lays out every word it draws, and its own cache lives one document, so each
- * receipt shaped the same labels and sentences again (OpenType lookups, a third of a receipt's CPU in the profile).
- * Each call gets positions of its own, since pdfkit scales them in place; the glyphs are fontkit's, which pdfkit only
- * reads. Same input, same glyphs and positions: the PDF is unchanged.
- */
-function withLayoutCache(created: ReturnType<typeof fontkit.create>): fontkit.Font {
-  if (!('layout' in created)) throw new Error('A font file, not a collection, was expected');
-  const font = created;
-  const layout = font.layout.bind(font) as (text: string, ...rest: unknown[]) => fontkit.GlyphRun;
-  const cache = new Map<string, Pick<fontkit.GlyphRun, 'glyphs' | 'positions'>>();
-  font.layout = ((text: string, ...rest: unknown[]) => {
-    const key = rest.every((argument) => argument === undefined) ? text : `${text}\u0000${JSON.stringify(rest)}`;
-    let run = cache.get(key);
-    if (!run) {
-      const fresh = layout(text, ...rest);
-      run = { glyphs: fresh.glyphs, positions: fresh.positions.map((position) => ({ ...position })) };
-      if (cache.size >= MAX_CACHED_LAYOUTS) cache.clear();
-      cache.set(key, run);
-    }
-    const positions = run.positions.map((position) => ({ ...position }));
-    return {
-      glyphs: run.glyphs,
-      positions,
-      get advanceWidth() {
-        return positions.reduce((width, position) => width + position.xAdvance, 0);
-      },
-    };
-  }) as unknown as fontkit.Font['layout'];
-  return font;
-}
-
-/**
- * Noto Sans 400 and 700 (Latin, Greek, Cyrillic and Vietnamese: a donor's name in any of them prints), parsed once
- * by fontkit, pdfkit's font engine, and shared by every document: each PDF subsets the glyphs it uses.
- * NOTE: TrueType, not WOFF, and parsed once: fontkit inflates a WOFF table in pure JavaScript on every read, and a
- * font registered as bytes is parsed again for every document; that made a receipt cost 0.3-1 s of the event loop
- * (issue #19's measurement of the test suite; docs/decisions/0066-test-suite-time.md). Now about 40 ms.
- */
-const FONTS = {
-  regular: withLayoutCache(fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/400Regular/NotoSans_400Regular.ttf')))),
-  bold: withLayoutCache(fontkit.create(readFileSync(require.resolve('@expo-google-fonts/noto-sans/700Bold/NotoSans_700Bold.ttf')))),
-};
 
 /** Width of A4 (595.28 pt) and height of Letter (792 pt) would each cut the other; A4 width and Letter height fit both. */
 const PAGE_SIZE: [number, number] = [595.28, 792];
@@ -74,6 +22,11 @@ export interface ReceiptPdfOptions {
   organization: OrganizationProfile;
   /** The capability URL of this PDF, printed so a paper copy can find its way back (optional). */
   pdfUrl?: string;
+  /**
+   * Registers the families Body and Bold in a new document: the process's fonts and caches (registerReceiptFonts) by
+   * default; the receipt PDF's test passes pdfkit's own registration of the font files, as the reference to compare with.
+   */
+  registerFonts?: (doc: PDFKit.PDFDocument) => void;
 }
 
 /** Draws the logo: a wave over a reef in teal, 40 pt high, at (x, y). */
@@ -94,7 +47,7 @@ function drawLogo(doc: PDFKit.PDFDocument, x: number, y: number): void {
  * when unknown). Resolves with its bytes. A void receipt carries a VOID line (a refund voids a receipt, never edits it;
  * issue #12).
  */
-export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringReceiptNote>, { organization, pdfUrl }: ReceiptPdfOptions): Promise<Buffer> {
+export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringReceiptNote>, { organization, pdfUrl, registerFonts = registerReceiptFonts }: ReceiptPdfOptions): Promise<Buffer> {
   const locale = receipt.locale ?? SOURCE_LOCALE;
   const i18n = serverI18n(locale);
   const doc = new PDFDocument({
@@ -119,9 +72,7 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  // NOTE: pdfkit takes a parsed fontkit font as well as bytes (PDFFontFactory.open); its types name only bytes.
-  doc.registerFont('Body', FONTS.regular as unknown as Buffer);
-  doc.registerFont('Bold', FONTS.bold as unknown as Buffer);
+  registerFonts(doc);
   const width = PAGE_SIZE[0] - 2 * MARGIN;
 
   const root = doc.struct('Document');
