@@ -49,8 +49,8 @@ function smtpTransport(smtpUrl: string): MailTransport {
 }
 
 /**
- * Writes each message as `<dir>/<fileStem>.eml` (CRLF line ends, RFC 5322), through a temporary file and a
- * rename, so a reader never sees half a message and a retry of the same message replaces its file, never adds one.
+ * Writes each message as `<dir>/<fileStem>.eml` (CRLF line ends, RFC 5322; `dir` created when missing), through a
+ * temporary file and a rename, so a reader never sees half a message and a retry of the same message replaces its file, never adds one.
  */
 function emlTransport(dir: string): MailTransport {
   const transporter = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
@@ -59,10 +59,17 @@ function emlTransport(dir: string): MailTransport {
     async send({ fileStem, ...message }) {
       if (!/^[\w.-]+$/.test(fileStem)) throw new Error(`Unsafe .eml file name: ${fileStem}`);
       const info = await transporter.sendMail(message);
-      await mkdir(dir, { recursive: true });
       const file = path.join(dir, `${fileStem}.eml`);
       const temporary = `${file}.${process.pid}.tmp`;
-      await writeFile(temporary, info.message as Buffer);
+      try {
+        await writeFile(temporary, info.message as Buffer);
+      } catch (error) {
+        // The directory is made when a write finds it missing (at the first message, or after someone removed it),
+        // not before every message (issue #39: a mkdir per receipt).
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+        await mkdir(dir, { recursive: true });
+        await writeFile(temporary, info.message as Buffer);
+      }
       await rename(temporary, file);
     },
     close: () => transporter.close(),
