@@ -1,3 +1,4 @@
+import { render } from '@react-email/components';
 import { createElement, type ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
 import { CAUSES } from '../../shared/causes';
@@ -12,6 +13,7 @@ import * as staffEmails from '../staff/identity/emails';
 import { planAmountLine, planLines } from '../recurring/plan-view';
 import { PLAN_CHANGE_EVENTS } from '../recurring/plan-change-mail';
 import { serverI18n } from '../i18n/catalogues';
+import { PLAIN_TEXT_OPTIONS } from './plain-text';
 import { renderEmailParts } from './render-email';
 
 /**
@@ -224,5 +226,15 @@ describe('the plain-text part of every e-mail', () => {
     const lines = text.split('\n').map((line) => line.trim());
     for (const href of linksOf(html)) expect(lines, href).toContain(href);
     for (const line of lines.filter((candidate) => candidate.includes('://'))) expect(line).toMatch(/^https?:\/\/\S+$/);
+  });
+
+  it.each(CASES)('%s: the parts are what @react-email renders, without the comments of a streamed rendering (issue #39)', async (_name, sample) => {
+    const { html, text } = await renderEmailParts(sample.element);
+    const streamed = await render(sample.element);
+    // React's markers of a streamed rendering: Suspense boundaries (`<!--$-->`, `<!--/$-->`), text separators
+    // (`<!-- -->`) and hoisted document elements (`<!--html-->`, `<!--head-->`, `<!--body-->`); a template's own
+    // comments (an Outlook conditional) would stay.
+    expect(html).toBe(streamed.replace(/<!--(?:\$|\/\$| |html|head|body)-->/g, ''));
+    expect(text).toBe(await render(sample.element, { plainText: true, htmlToTextOptions: PLAIN_TEXT_OPTIONS }));
   });
 });
