@@ -7,7 +7,7 @@ import { donations } from '../db/schema';
 import { parseLedger } from '../payments/charge-ledger';
 import { TEST_GATEWAY_LEDGER_FILE } from '../payments/create-gateway';
 import { gatewayIdempotencyKey } from '../payments/gateway';
-import { burstThenKill, postDonation, reconciledEverything } from '../testing/donation-burst';
+import { burstThenKill, postDonation, reconciledEverything, type SentDonation } from '../testing/donation-burst';
 import { csrfHeaders, succeededDonationCount } from '../testing/server-process';
 import { useServerWorkspace } from '../testing/server-workspace';
 import { validSubmission } from '../testing/test-app';
@@ -23,6 +23,8 @@ import { ABANDONED_DECLINE_CODE } from '../ledger/answers';
 const CONCURRENT_DONORS = 16;
 /** The server is killed once this many answers have come back, with the other requests still in flight. */
 const KILL_AFTER_ANSWERS = 40;
+/** Most bursts killed before one leaves the reconciler a pending donation (see the test's note). */
+const MAX_ROUNDS = 3;
 
 const CARDS = ['4242424242424242', '5555555555554444', '4000000000000002', '378282246310005', '4000000000009995'];
 
@@ -37,35 +39,45 @@ const workspace = useServerWorkspace('donation-crash');
 const start = () => workspace.start({ GATEWAY_TIMEOUT_MS: '8000', PENDING_TIMEOUT_MS: '9000', RECONCILE_INTERVAL_MS: '100' });
 
 describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart', () => {
-  it('leaves every charge the gateway made with exactly one succeeded row, and no row pending', { timeout: 150_000 }, async () => {
-    const first = await start();
-    const headers = await csrfHeaders(first.baseUrl);
-    const batch = await burstThenKill(first, headers, {
-      donors: CONCURRENT_DONORS,
-      killAfterAnswers: KILL_AFTER_ANSWERS,
-      // Every fifth request has no Idempotency-Key: those must be safe too.
-      next: (donor, i) => ({
-        key: i % 5 === 4 ? undefined : randomUUID(),
-        body: validSubmission({ amount: 10 + donor }, { number: CARDS[(donor + i) % CARDS.length] ?? '4242424242424242' }),
-      }),
-    });
-    const cut = batch.filter((sent) => sent.status === undefined);
-    expect(cut.length, 'requests in flight when the server was killed').toBeGreaterThan(0);
+  it('leaves every charge the gateway made with exactly one succeeded row, and no row pending', { timeout: 240_000 }, async () => {
+    // NOTE: the kill lands wherever the requests in flight are; rarely (a slow machine, seen once on Node 22 with
+    // PostgreSQL 15) none of them has written its pending row yet, and such a round leaves the reconciler nothing to do.
+    // The burst is then repeated on the restarted server, at most MAX_ROUNDS times, until a killed process left one.
+    let server = await start();
+    const sent: SentDonation[] = [];
+    const cut: SentDonation[] = [];
+    let reconciled = 0;
+    for (let round = 1; round <= MAX_ROUNDS && reconciled === 0; round += 1) {
+      const killed = server;
+      const batch = await burstThenKill(killed, await csrfHeaders(killed.baseUrl), {
+        donors: CONCURRENT_DONORS,
+        killAfterAnswers: KILL_AFTER_ANSWERS,
+        // Every fifth request has no Idempotency-Key: those must be safe too.
+        next: (donor, i) => ({
+          key: i % 5 === 4 ? undefined : randomUUID(),
+          body: validSubmission({ amount: 10 + donor }, { number: CARDS[(donor + i) % CARDS.length] ?? '4242424242424242' }),
+        }),
+      });
+      sent.push(...batch);
+      const roundCut = batch.filter((donation) => donation.status === undefined);
+      expect(roundCut.length, 'requests in flight when the server was killed').toBeGreaterThan(0);
+      cut.push(...roundCut);
 
-    // Restart on the same data; the reconciler resolves what the killed process left pending.
-    const second = await start();
-    await second.waitForLine(reconciledEverything, 60_000);
-    const reconciled = second.lines.filter((line) => line.includes('"msg":"Reconciled a pending donation"'));
-    expect(reconciled.length, 'donations the killed process left pending').toBeGreaterThan(0);
+      // Restart on the same data; the reconciler resolves what the killed process left pending.
+      server = await start();
+      await server.waitForLine(reconciledEverything, 60_000);
+      reconciled = server.lines.filter((line) => line.includes('"msg":"Reconciled a pending donation"')).length;
+    }
+    expect(reconciled, 'donations the killed process left pending').toBeGreaterThan(0);
 
     // A donor retrying a cut request with its key gets a final answer, never a second charge.
-    const retryHeaders = await csrfHeaders(second.baseUrl);
-    for (const sent of cut.filter((s) => s.key !== undefined)) {
-      await postDonation(second, retryHeaders, sent);
-      expect([200, 402]).toContain(sent.status);
+    const retryHeaders = await csrfHeaders(server.baseUrl);
+    for (const donation of cut.filter((s) => s.key !== undefined)) {
+      await postDonation(server, retryHeaders, donation);
+      expect([200, 402]).toContain(donation.status);
     }
-    const succeededOverHttp = await succeededDonationCount(second.baseUrl);
-    expect(await second.stop()).toBe(0);
+    const succeededOverHttp = await succeededDonationCount(server.baseUrl);
+    expect(await server.stop()).toBe(0);
 
     const { records: charges } = parseLedger(await readFile(path.join(workspace.dataDir, TEST_GATEWAY_LEDGER_FILE), 'utf8'));
     const database: DatabaseHandle = workspace.postgres ?? (await openDatabase({ dataDir: workspace.dataDir, databaseUrl: undefined }));
@@ -94,7 +106,7 @@ describe('fault 4: SIGKILL in the middle of a batch of donations, then a restart
         expect(chargedKeys.has(gatewayIdempotencyKey(row.id))).toBe(false);
       }
       const succeededIds = new Set(succeededRows.map((row) => row.transactionId));
-      for (const sent of batch.filter((s) => s.status === 200)) expect(succeededIds).toContain([...sent.transactionIds][0]);
+      for (const donation of sent.filter((s) => s.status === 200)) expect(succeededIds).toContain([...donation.transactionIds][0]);
     } finally {
       if (!workspace.postgres) await database.close();
     }
