@@ -16,7 +16,7 @@ const toPlainText = compile({
 });
 
 /** The doctype @react-email's `render` puts before every e-mail (XHTML 1.0 Transitional, what e-mail clients expect). */
-export const EMAIL_DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
+const EMAIL_DOCTYPE = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">';
 
 /**
  * The HTML part and the plain-text part of one React e-mail (@react-email/components), both from ONE rendering of the
