@@ -352,6 +352,9 @@ test.describe('in Stripe mode', () => {
       await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toHaveCount(0);
       expect(await succeededDonationCount(restarted.baseUrl), 'the renewal, once').toBe(2);
       await waitForReceipt(mailDir, email, 2);
+      // The plan's new status remounts the card update, whose button is disabled until its new Payment Element is
+      // ready: axe scanned it while its colours moved from disabled to enabled otherwise.
+      await expect(page.getByRole('button', { name: 'Update Card' })).toBeEnabled({ timeout: PAYMENT_TIMEOUT_MS });
       await expectNoAxeViolations(page, 'the manage page once the payment is confirmed');
     } finally {
       await restarted.stop();
