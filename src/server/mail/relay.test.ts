@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../platform/config';
 import { mailOutbox, receipts } from '../db/schema';
 import { createPendingDonation, markDonationSucceeded } from '../ledger/repository';
@@ -38,13 +38,24 @@ afterAll(async () => {
 beforeEach(async () => {
   await clearLedger(database.db);
 });
+/** The transports a test made: closed after it, so their pooled SMTP connections end before the server closes. */
+const openTransports: MailTransport[] = [];
+afterEach(() => {
+  for (const transport of openTransports.splice(0)) transport.close();
+});
+
+/** `transport`, to be closed after the test. */
+function opened(transport: MailTransport): MailTransport {
+  openTransports.push(transport);
+  return transport;
+}
 
 /** Relay dependencies over the test database, sending to `smtpUrl`, with a manual clock and a log in memory. */
 function relayDeps(smtpUrl: string, clock: ManualClock, log: MemoryLog): MailRelayDeps {
   const links = createReceiptLinkSigner(Buffer.alloc(32, 7));
   return {
     db: database.db,
-    transport: createMailTransport({ smtpUrl, dir: '' }),
+    transport: opened(createMailTransport({ smtpUrl, dir: '' })),
     compose: createReceiptComposer({ db: database.db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock }),
     clock,
     log: log.logger as unknown as FastifyBaseLogger,

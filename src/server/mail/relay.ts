@@ -4,7 +4,7 @@ import type { MailOutboxRow } from '../db/schema';
 import { RETRY_GIVE_UP_AFTER_MS, retryDelayMs } from './backoff';
 import type { Clock } from '../platform/clock';
 import { claimDueMessages, markMailFailed, markMailSent, messageIdOf, scheduleMailRetry } from './outbox';
-import { isPermanentMailError, mailErrorSummary, type MailTransport } from './transport';
+import { isPermanentMailError, MAIL_SEND_CONCURRENCY, mailErrorSummary, type MailTransport } from './transport';
 import type Mail from 'nodemailer/lib/mailer';
 import { startPeriodicRunner } from '../platform/periodic-runner';
 
@@ -58,8 +58,6 @@ export interface RelayReport {
 
 /** Messages claimed per query. */
 const BATCH_SIZE = 20;
-/** Messages sent at once within a batch. */
-const CONCURRENCY = 4;
 /** How long a claim lasts, in ms: longer than a send can take (SMTP timeouts 10 + 30 s), so no two relays send one message at once. */
 export const CLAIM_LEASE_MS = 2 * 60 * 1000;
 
@@ -125,9 +123,9 @@ export async function relayDueMail(deps: MailRelayDeps, signal?: AbortSignal): P
   const report: RelayReport = { sent: 0, retried: 0, failed: 0 };
   for (;;) {
     const batch = await claimDueMessages(deps.db, { now: deps.clock.now(), leaseMs: CLAIM_LEASE_MS, limit: BATCH_SIZE });
-    for (let start = 0; start < batch.length; start += CONCURRENCY) {
+    for (let start = 0; start < batch.length; start += MAIL_SEND_CONCURRENCY) {
       if (signal?.aborted) return report;
-      const outcomes = await Promise.all(batch.slice(start, start + CONCURRENCY).map((row) => relayOne(deps, row)));
+      const outcomes = await Promise.all(batch.slice(start, start + MAIL_SEND_CONCURRENCY).map((row) => relayOne(deps, row)));
       for (const outcome of outcomes) report[outcome] += 1;
     }
     if (batch.length < BATCH_SIZE || signal?.aborted) return report;

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
 import type { MailSettings } from '../platform/config';
 
@@ -32,17 +33,35 @@ export interface MailTransport {
 /** Socket timeouts of the SMTP client, in ms: a server that does not answer is a temporary failure. */
 const SMTP_TIMEOUTS_MS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 } as const;
 
+/**
+ * Messages the relay sends at once (relay.ts), and so the SMTP connections the transport keeps open: one each, never
+ * a message waiting in nodemailer's queue for a connection (the relay's claim lease counts on a send's own timeouts).
+ */
+export const MAIL_SEND_CONCURRENCY = 4;
+
 /** The transport MailSettings select: SMTP at `smtpUrl`, or `.eml` files in `dir` (created when missing). */
 export function createMailTransport(settings: Pick<MailSettings, 'smtpUrl' | 'dir'>): MailTransport {
   return settings.smtpUrl ? smtpTransport(settings.smtpUrl) : emlTransport(settings.dir);
 }
 
+/**
+ * SMTP through nodemailer's pool (https://nodemailer.com/smtp/pooled/; issue #39, decision 0120): up to
+ * MAIL_SEND_CONCURRENCY connections, each kept open for the next messages (at most 100 each, nodemailer's default),
+ * instead of a new connection, greeting, EHLO, STARTTLS and login for every message. A message's outcome is the same
+ * (its error is what `send` rejects with): after a refused recipient or message nodemailer resets the session (RSET)
+ * and goes on on the same connection; a connection the server dropped or that failed is replaced by a new one.
+ * Each message is built in memory by nodemailer's own composer (MailComposer, what `sendMail` runs) and handed to the
+ * pool whole, with the envelope the composer reads from its headers (`raw` and `envelope`,
+ * https://nodemailer.com/message/custom-source/): streamed, the message reached the TLS socket in hundreds of small
+ * writes, each its own TLS record and system call.
+ */
 function smtpTransport(smtpUrl: string): MailTransport {
-  const transporter = nodemailer.createTransport({ url: smtpUrl, ...SMTP_TIMEOUTS_MS });
+  const transporter = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: MAIL_SEND_CONCURRENCY, ...SMTP_TIMEOUTS_MS });
   return {
     kind: 'smtp',
     async send({ fileStem: _fileStem, ...message }) {
-      await transporter.sendMail(message);
+      const mime = new MailComposer(message).compile();
+      await transporter.sendMail({ envelope: mime.getEnvelope(), raw: await mime.build() });
     },
     close: () => transporter.close(),
   };

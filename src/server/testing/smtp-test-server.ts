@@ -28,6 +28,8 @@ export interface SmtpTestServer {
   readonly received: ParsedMail[];
   /** Number of commands refused so far, temporarily or permanently. */
   readonly refusals: number;
+  /** Number of client connections accepted so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function startSmtpTestServer(faults: SmtpFaults = {}): Promise<Smtp
   const rejected = new Set((faults.rejectRecipients ?? []).map((address) => address.toLowerCase()));
   const received: ParsedMail[] = [];
   let refusals = 0;
+  let connections = 0;
   const temporary = (): Error | null => {
     if (random() >= rate) return null;
     refusals += 1;
@@ -51,6 +54,10 @@ export async function startSmtpTestServer(faults: SmtpFaults = {}): Promise<Smtp
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onMailFrom(_address, _session: SMTPServerSession, callback) {
       callback(temporary());
     },
@@ -92,6 +99,9 @@ export async function startSmtpTestServer(faults: SmtpFaults = {}): Promise<Smtp
     received,
     get refusals() {
       return refusals;
+    },
+    get connections() {
+      return connections;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
