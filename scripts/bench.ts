@@ -22,6 +22,7 @@ import {
 import { CLUSTER_DIR_NAME, stopEmbeddedPostgres } from '../src/server/db/embedded-postgres';
 import { openTestDatabase, startTestPostgres } from '../src/server/testing/test-database';
 import { validSubmission } from '../src/server/testing/test-app';
+import { startSmtpSink, type SinkReceipts, type SmtpSink } from './bench-smtp-sink';
 
 /** The machine's PostgreSQL server (every machine of this project runs one; .ci/run), for the two-process run. */
 const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -33,7 +34,8 @@ const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * - The server: dist/server/main.mjs (built first when stale, `node scripts/build.mjs --if-stale`), NODE_ENV=benchmark,
  *   RATE_LIMITS=off, LOG_LEVEL=warn, on the embedded database in a temporary DATA_DIR (or on the PostgreSQL of
  *   DATABASE_URL when it is set), on a free port, with a temporary one-page WEB_ROOT, receipts written as `.eml` files
- *   in DATA_DIR/mail (BENCH_SERVER_BUNDLE names another build to measure, for an A/B comparison). Each API process is
+ *   in DATA_DIR/mail, or with BENCH_MAIL=smtp sent over SMTP to a sink in this process (scripts/bench-smtp-sink.ts), as
+ *   a deployment with SMTP_URL sends them (BENCH_SERVER_BUNDLE names another build to measure, for an A/B comparison). Each API process is
  *   started with scripts/bench-preload.mjs, which loads React's production build (as NODE_ENV=production does) and
  *   counts the statements the process sends to PostgreSQL (one round trip each).
  * - One process, in three phases on one DATA_DIR (issue #39):
@@ -56,8 +58,8 @@ const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  * writer, checkpointer...), so the whole machine's cost per gift is known; the echo's from its own process.cpuUsage.
  * Prints requests/s, p50/p99 latency, errors, CPU per request, statements per gift, the receipts' latency after the
  * last gift and the donors' p99 during the backlog. Checks, for each phase, that the new succeeded donations (GET
- * /api/donations/stats) equal the 2xx answers, and that one receipt `.eml` was written per succeeded donation; exits 1
- * if not.
+ * /api/donations/stats) equal the 2xx answers, and that one receipt (an `.eml` file, or a message the sink accepted)
+ * was sent per succeeded donation; exits 1 if not.
  */
 
 const TWO_PROCESS_CONNECTIONS = 50;
@@ -95,6 +97,8 @@ const PRELOAD = path.join(REPO_ROOT, 'scripts', 'bench-preload.mjs');
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 /** Where `node --cpu-prof` writes the API process's profile when set (issue #39's profile; see BENCHMARKS.md). */
 const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
+/** Where the one-process run's receipts go: `.eml` files in its DATA_DIR (the default), or `smtp`, an SMTP sink. */
+const MAIL = process.env.BENCH_MAIL === 'smtp' ? 'smtp' : 'eml';
 
 /** The figures printed for one load. */
 interface Figures {
@@ -266,13 +270,18 @@ async function receiptsSent(dataDir: string): Promise<{ count: number; lastWritt
   return { count: names.length, lastWrittenMs };
 }
 
-/** Resolves once `dataDir` holds `count` receipts (polling every 100 ms); rejects after RECEIPTS_TIMEOUT_MS. */
-async function waitForReceipts(dataDir: string, count: number): Promise<{ lastWrittenMs: number }> {
+/** The receipts the one-process run has sent so far: `.eml` files in `dataDir`, or those `sink` accepted. */
+function receiptCounter(dataDir: string, sink: SmtpSink | undefined): () => Promise<SinkReceipts> {
+  return sink ? async () => sink.receipts() : () => receiptsSent(dataDir);
+}
+
+/** Resolves once `sent` counts `count` receipts (polling every 100 ms); rejects after RECEIPTS_TIMEOUT_MS. */
+async function waitForReceipts(sent: () => Promise<SinkReceipts>, count: number): Promise<{ lastWrittenMs: number }> {
   const deadline = Date.now() + RECEIPTS_TIMEOUT_MS;
   for (;;) {
-    const sent = await receiptsSent(dataDir);
-    if (sent.count >= count) return sent;
-    if (Date.now() > deadline) throw new Error(`Only ${sent.count} of ${count} receipts sent after ${RECEIPTS_TIMEOUT_MS} ms`);
+    const receipts = await sent();
+    if (receipts.count >= count) return receipts;
+    if (Date.now() > deadline) throw new Error(`Only ${receipts.count} of ${count} receipts sent after ${RECEIPTS_TIMEOUT_MS} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -478,8 +487,12 @@ async function main(): Promise<void> {
   try {
     const common = { COOKIE_SECRET: randomBytes(32).toString('hex'), WEB_ROOT: web.webRoot };
     const singleDir = path.join(dataDir, 'single');
+    const sink = MAIL === 'smtp' ? await startSmtpSink() : undefined;
+    if (sink) cleanups.push(() => sink.close());
+    const receiptsSentSoFar = receiptCounter(singleDir, sink);
     const singleEnv = {
       ...common,
+      ...(sink ? { SMTP_URL: sink.url, NODE_EXTRA_CA_CERTS: sink.certificateFile } : {}),
       // NOTE: by default the embedded database; DATABASE_URL=postgres://... npm run bench measures a PostgreSQL server instead.
       ...(process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
     };
@@ -501,7 +514,7 @@ async function main(): Promise<void> {
     servers.push(single.server);
     before = await readAll(single);
     started = performance.now();
-    await waitForReceipts(singleDir, requestRun.succeeded);
+    await waitForReceipts(receiptsSentSoFar, requestRun.succeeded);
     after = await readAll(single);
     const receiptPhase = phaseFigures('receipts alone (no request)', requestRun.succeeded, before, after, (performance.now() - started) / 1000);
 
@@ -516,17 +529,17 @@ async function main(): Promise<void> {
     let backlogAtLastGift: number | undefined;
     let burstSentMs = 0;
     const donor = await oneDonorAtATime(single, async () => {
-      const sent = await receiptsSent(singleDir);
+      const sent = await receiptsSentSoFar();
       backlogAtLastGift ??= burstReceipts - sent.count;
       burstSentMs = Date.now();
       return sent.count >= burstReceipts;
     });
     const allReceipts = burstReceipts + donor.ok2xx;
-    const { lastWrittenMs } = await waitForReceipts(singleDir, allReceipts);
+    const { lastWrittenMs } = await waitForReceipts(receiptsSentSoFar, allReceipts);
     after = await readAll(single);
     const burstGifts = burst.succeeded + donor.ok2xx;
     const burstPhase = phaseFigures('burst, receipts included', burstGifts, before, after, (performance.now() - started) / 1000);
-    const sentFinally = (await receiptsSent(singleDir)).count;
+    const sentFinally = (await receiptsSentSoFar()).count;
     await single.server.stop();
 
     let two: DonationRun | undefined;
@@ -558,7 +571,7 @@ async function main(): Promise<void> {
     const loadAverage = (values: number[]) => values.map((value) => value.toFixed(2)).join(', ');
     console.log(`Load average (1, 5, 15 min) at the start: ${loadAverage(loadAtStart)}; at the end: ${loadAverage(os.loadavg())}`);
     console.log(
-      `Date: ${new Date().toISOString()}; one process (${singleDatabase}): ${GIFTS} gifts ${GIFT_CONNECTIONS} at a time, twice; ` +
+      `Date: ${new Date().toISOString()}; one process (${singleDatabase}, receipts ${MAIL === 'smtp' ? 'over SMTP with STARTTLS' : 'as .eml files'}): ${GIFTS} gifts ${GIFT_CONNECTIONS} at a time, twice; ` +
         `${TWO_PROCESSES ? `${TWO_PROCESS_DONATIONS} donations on two (PostgreSQL), ${TWO_PROCESS_CONNECTIONS} connections; ` : ''}` +
         `then ${DURATION_SECONDS} s of echo, ${TWO_PROCESS_CONNECTIONS} connections\n`,
     );
@@ -614,7 +627,11 @@ async function main(): Promise<void> {
     checkConsistent('phase 3', burst.sent + donor.latenciesMs.length, after.succeeded - before.succeeded, (burst.processes[0]?.figures.ok2xx ?? 0) + donor.ok2xx);
     if (two) checkConsistent('two processes', two.sent, two.succeeded, two.processes.reduce((sum, p) => sum + p.figures.ok2xx, 0));
     const receiptsOk = sentFinally === after.succeeded;
-    console.log(`Receipts: ${sentFinally} .eml files for ${after.succeeded} succeeded donations: ${receiptsOk ? 'one each' : 'DIFFERENT'}.`);
+    const traffic = sink?.traffic();
+    const receiptsWhere = traffic
+      ? `messages accepted by the SMTP sink (${traffic.messagesOverTls} of its ${traffic.messages} messages over TLS, ${traffic.connections} connections)`
+      : '.eml files';
+    console.log(`Receipts: ${sentFinally} ${receiptsWhere} for ${after.succeeded} succeeded donations: ${receiptsOk ? 'one each' : 'DIFFERENT'}.`);
     if (!receiptsOk) process.exitCode = 1;
   } finally {
     echo.stop();
