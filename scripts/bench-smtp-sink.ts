@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { SMTPServerWithoutGreetingDelay } from '../src/server/testing/smtp-server-without-greeting-delay';
+import { listenOnFreePort, SMTPServerWithoutGreetingDelay } from '../src/server/testing/smtp-server-without-greeting-delay';
 
 /** The receipts an SMTP sink accepted, and when it accepted the last (ms since the epoch). */
 export interface SinkReceipts {
@@ -86,16 +85,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       });
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      // NOTE: a client's reset connection (a server process stopped mid-session) is reported as the server's error.
-      server.on('error', () => undefined);
-      resolve();
-    });
-  });
-  const { port } = server.server.address() as AddressInfo;
+  const port = await listenOnFreePort(server);
   return {
     url: `smtp://127.0.0.1:${port}`,
     certificateFile: tls.certificateFile,

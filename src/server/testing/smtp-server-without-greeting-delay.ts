@@ -1,4 +1,4 @@
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { SMTPConnection, type SMTPConnectionOptions } from 'smtp-server/lib/smtp-connection.js';
 
@@ -30,4 +30,21 @@ class PromptSMTPConnection extends SMTPConnection {
     const connection = this as unknown as { _setListeners(ready: () => void): void };
     connection._setListeners(() => this.connectionReady());
   }
+}
+
+/**
+ * Starts `server` on a free port of 127.0.0.1 and resolves with the port (rejects when it cannot listen). Once it
+ * listens, its later errors are ignored: a client's connection reset (a server process killed mid-session) is reported
+ * as an 'error' of the server; it is no fault of the server's, and unheard it would end the process.
+ */
+export async function listenOnFreePort(server: SMTPServer): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      server.off('error', reject);
+      server.on('error', () => undefined);
+      resolve();
+    });
+  });
+  return (server.server.address() as AddressInfo).port;
 }

@@ -1,7 +1,6 @@
-import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type { SMTPServerSession } from 'smtp-server';
-import { SMTPServerWithoutGreetingDelay } from './smtp-server-without-greeting-delay';
+import { listenOnFreePort, SMTPServerWithoutGreetingDelay } from './smtp-server-without-greeting-delay';
 import { seededRandom } from './seeded-random';
 
 /**
@@ -83,17 +82,7 @@ export async function startSmtpTestServer(faults: SmtpFaults = {}): Promise<Smtp
       });
     },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      // NOTE: a client's connection reset (a server process the test killed with SIGKILL mid-session) is reported
-      // as an 'error' of the server; it is no fault of the server's, and unheard it would end the test process.
-      server.on('error', () => undefined);
-      resolve();
-    });
-  });
-  const { port } = server.server.address() as AddressInfo;
+  const port = await listenOnFreePort(server);
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
