@@ -35,9 +35,9 @@ const LOCAL_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
  *   RATE_LIMITS=off, LOG_LEVEL=warn, on the embedded database in a temporary DATA_DIR (or on the PostgreSQL of
  *   DATABASE_URL when it is set), on a free port, with a temporary one-page WEB_ROOT, receipts written as `.eml` files
  *   in DATA_DIR/mail, or with BENCH_MAIL=smtp sent over SMTP to a sink in this process (scripts/bench-smtp-sink.ts), as
- *   a deployment with SMTP_URL sends them (BENCH_SERVER_BUNDLE names another build to measure, for an A/B comparison). Each API process is
- *   started with scripts/bench-preload.mjs, which loads React's production build (as NODE_ENV=production does) and
- *   counts the statements the process sends to PostgreSQL (one round trip each).
+ *   a deployment with SMTP_URL sends them (BENCH_SERVER_BUNDLE names another build to measure, for an A/B
+ *   comparison). Each API process is started with scripts/bench-preload.mjs, which loads React's production build (as
+ *   NODE_ENV=production does) and counts the statements the process sends to PostgreSQL (one round trip each).
  * - One process, in three phases on one DATA_DIR (issue #39):
  *   1. the request path: BENCH_GIFTS donations (default 3,000), BENCH_CONNECTIONS at a time (default 20), the mail
  *      relay idle (its next run a day away), so its CPU per donation is the request's alone;

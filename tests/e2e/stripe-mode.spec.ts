@@ -325,6 +325,9 @@ test.describe('in Stripe mode', () => {
     const moved = await database.db.update(recurringPlans).set({ nextAttemptAt: new Date(Date.now() - 60_000) }).returning({ id: recurringPlans.id });
     expect(moved, 'one plan').toHaveLength(1);
     const restarted = await startServerProcess({ ...stripeServerEnv(stripeApi, dataDir, database), PORT: port });
+    // The card update's button is enabled once its Payment Element is ready, after the page loads and again after the
+    // plan's new status remounts it: axe scanned it mid-transition from its disabled colours otherwise.
+    const cardUpdateReady = () => expect(page.getByRole('button', { name: 'Update Card' })).toBeEnabled({ timeout: PAYMENT_TIMEOUT_MS });
     try {
       const confirmLink = manageLinkPath(await waitForMail(mailDir, email, 'renewal_needs_authentication'));
       expect(confirmLink, 'a manage link in the e-mail asking to confirm the payment').toBeTruthy();
@@ -334,8 +337,7 @@ test.describe('in Stripe mode', () => {
       await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toBeVisible();
       const confirm = page.getByRole('button', { name: 'Confirm Payment of $25' });
       await expect(confirm).toBeEnabled();
-      // The card update's button is enabled once its Payment Element is ready: axe scanned it mid-transition otherwise.
-      await expect(page.getByRole('button', { name: 'Update Card' })).toBeEnabled({ timeout: PAYMENT_TIMEOUT_MS });
+      await cardUpdateReady();
       await expectNoAxeViolations(page, 'the manage page with a payment to confirm');
       await page.setViewportSize({ width: 320, height: 800 });
       await expectNoHorizontalScroll(page, 'the manage page with a payment to confirm, at 320 px');
@@ -352,9 +354,7 @@ test.describe('in Stripe mode', () => {
       await expect(page.getByRole('heading', { name: 'Confirm your payment' })).toHaveCount(0);
       expect(await succeededDonationCount(restarted.baseUrl), 'the renewal, once').toBe(2);
       await waitForReceipt(mailDir, email, 2);
-      // The plan's new status remounts the card update, whose button is disabled until its new Payment Element is
-      // ready: axe scanned it while its colours moved from disabled to enabled otherwise.
-      await expect(page.getByRole('button', { name: 'Update Card' })).toBeEnabled({ timeout: PAYMENT_TIMEOUT_MS });
+      await cardUpdateReady();
       await expectNoAxeViolations(page, 'the manage page once the payment is confirmed');
     } finally {
       await restarted.stop();

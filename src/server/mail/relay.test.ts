@@ -44,18 +44,14 @@ afterEach(() => {
   for (const transport of openTransports.splice(0)) transport.close();
 });
 
-/** `transport`, to be closed after the test. */
-function opened(transport: MailTransport): MailTransport {
-  openTransports.push(transport);
-  return transport;
-}
-
 /** Relay dependencies over the test database, sending to `smtpUrl`, with a manual clock and a log in memory. */
 function relayDeps(smtpUrl: string, clock: ManualClock, log: MemoryLog): MailRelayDeps {
   const links = createReceiptLinkSigner(Buffer.alloc(32, 7));
+  const transport = createMailTransport({ smtpUrl, dir: '' });
+  openTransports.push(transport);
   return {
     db: database.db,
-    transport: opened(createMailTransport({ smtpUrl, dir: '' })),
+    transport,
     compose: createReceiptComposer({ db: database.db, organization: config.organization, publicUrl: config.site.publicUrl, links, clock }),
     clock,
     log: log.logger as unknown as FastifyBaseLogger,
