@@ -71,7 +71,7 @@ export function createReceiptComposer(deps: ReceiptComposerDeps): ComposeMail {
         const i18n = serverI18n(locale);
         const [parts, pdf] = await Promise.all([
           renderEmailParts(<ReceiptEmail receipt={receipt} pdfUrl={pdfUrl} context={contextIn(locale)} recurring={recurring} />),
-          renderReceiptPdf({ ...receipt, ...recurring }, { organization: deps.organization, pdfUrl }),
+          renderReceiptPdf({ ...receipt, ...recurring }, { organization: deps.organization, pdfUrl, publicUrl: deps.publicUrl }),
         ]);
         return {
           to: row.recipient,

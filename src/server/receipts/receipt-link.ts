@@ -1,4 +1,7 @@
 import { RECEIPT_PDF_PATH } from '../../shared/receipt-link';
+import { RECEIPTS_PAGE_PATH } from '../../shared/receipts';
+import { localizedPath } from '../../shared/i18n/locale-paths';
+import type { Locale } from '../../shared/i18n/locales';
 import { createCapabilitySigner } from '../platform/capability-link';
 import { deriveKey } from '../platform/derived-key';
 
@@ -36,4 +39,12 @@ export function createReceiptLinkSigner(key: Buffer): ReceiptLinkSigner {
 /** The absolute URL of a receipt's PDF on the site at `publicUrl` (PUBLIC_URL). */
 export function receiptPdfUrl(publicUrl: string, token: string): string {
   return new URL(RECEIPT_PDF_PATH.replace(':token', token), publicUrl).toString();
+}
+
+/**
+ * The absolute URL of the page where a donor asks for their receipt links again (/donate/receipts; issue #12,
+ * "Resend"), in `locale`'s pages (`<publicUrl>/es/donate/receipts`; issue #24), on the site at `publicUrl` (PUBLIC_URL).
+ */
+export function receiptsPageUrl(publicUrl: string, locale: Locale): string {
+  return new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), publicUrl).toString();
 }

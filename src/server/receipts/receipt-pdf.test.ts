@@ -63,7 +63,7 @@ describe('the receipt PDF', () => {
     const random = seededRandom(39);
     for (let n = 1; n <= 300; n += 1) {
       const receipt = receiptNumber(n, random);
-      const options = { organization, pdfUrl: `https://give.example.org/api/receipts/pdf/${receipt.transactionId}.1764288000.${'AbC9_-'.repeat(5)}${n}` };
+      const options = { organization, publicUrl: 'https://give.example.org', pdfUrl: `https://give.example.org/api/receipts/pdf/${receipt.transactionId}.1764288000.${'AbC9_-'.repeat(5)}${n}` };
       const cached = await renderReceiptPdf(receipt, options);
       if (n % 10 === 0) expect(withoutTimestamps(cached), receipt.number).toBe(withoutTimestamps(await renderReceiptPdf(receipt, { ...options, registerFonts: registerFontFiles })));
     }

@@ -5,6 +5,7 @@ import type { OrganizationProfile } from '../platform/config';
 import { receiptLines, taxStatementIn, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
 import { registerReceiptFonts } from './pdf-fonts';
+import { receiptsPageUrl } from './receipt-link';
 
 /**
  * The receipt as a tagged PDF (issue #12; DESIGN.md, "PDF"): pdfkit with `tagged: true`, a title, the language,
@@ -20,8 +21,14 @@ const TEAL = '#00695c';
 /** Everything one PDF needs besides the receipt: the organisation profile and the link to this PDF. */
 export interface ReceiptPdfOptions {
   organization: OrganizationProfile;
-  /** The capability URL of this PDF, printed so a paper copy can find its way back (optional). */
+  /**
+   * The capability URL of this PDF (optional): the target of the "Download this receipt again" link, not printed (decision
+   * 0121: 80 random characters nobody types from paper, read aloud character by character by a screen reader, and the
+   * costliest words of the PDF to lay out, since no other receipt has them).
+   */
   pdfUrl?: string;
+  /** PUBLIC_URL (optional): the receipts page in the receipt's language (receiptsPageUrl) is printed and linked, what a paper copy can type. */
+  publicUrl?: string;
   /**
    * Registers the families Body and Bold in a new document: the process's fonts and caches (registerReceiptFonts) by
    * default; the receipt PDF's test passes pdfkit's own registration of the font files, as the reference to compare with.
@@ -47,7 +54,10 @@ function drawLogo(doc: PDFKit.PDFDocument, x: number, y: number): void {
  * when unknown). Resolves with its bytes. A void receipt carries a VOID line (a refund voids a receipt, never edits it;
  * issue #12).
  */
-export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringReceiptNote>, { organization, pdfUrl, registerFonts = registerReceiptFonts }: ReceiptPdfOptions): Promise<Buffer> {
+export function renderReceiptPdf(
+  receipt: ReceiptDetails & Partial<RecurringReceiptNote>,
+  { organization, pdfUrl, publicUrl, registerFonts = registerReceiptFonts }: ReceiptPdfOptions,
+): Promise<Buffer> {
   const locale = receipt.locale ?? SOURCE_LOCALE;
   const i18n = serverI18n(locale);
   const doc = new PDFDocument({
@@ -120,11 +130,16 @@ export function renderReceiptPdf(receipt: ReceiptDetails & Partial<RecurringRece
     doc.moveDown(1);
     root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(9).fillColor('#555555').text(`${organization.legalName} · ${details}`, { width })));
   }
-  if (pdfUrl) {
-    doc.moveDown(1);
-    root.add(
-      doc.struct('P', {}, () => doc.font('Body').fontSize(8).fillColor('#555555').text(i18n._('pdf.receipt.downloadAgain', { url: pdfUrl }), { width, link: pdfUrl })),
-    );
+  // Decision 0121: two links whose texts are the same in every receipt of a language, so their words are laid out once
+  // per process; the PDF's own capability URL is the first one's target, not its text.
+  const pageUrl = publicUrl ? receiptsPageUrl(publicUrl, locale) : undefined;
+  const links = [
+    pdfUrl ? { text: i18n._('pdf.receipt.downloadAgain'), target: pdfUrl } : undefined,
+    pageUrl ? { text: i18n._('pdf.receipt.getReceiptsAgain', { url: pageUrl }), target: pageUrl } : undefined,
+  ].filter((link) => link !== undefined);
+  if (links.length > 0) doc.moveDown(1);
+  for (const { text, target } of links) {
+    root.add(doc.struct('P', {}, () => doc.font('Body').fontSize(8).fillColor('#555555').text(text, { width, link: target, underline: true })));
   }
   root.end();
   doc.end();

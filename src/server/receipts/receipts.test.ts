@@ -27,16 +27,17 @@ beforeEach(async () => {
   await t.reset();
 });
 
-/** Text and catalog facts of a PDF, read with pdf.js. */
-async function readPdf(bytes: Buffer): Promise<{ text: string; marked: boolean; structRoles: string }> {
+/** Text, link targets and catalog facts of a PDF, read with pdf.js. */
+async function readPdf(bytes: Buffer): Promise<{ text: string; links: string[]; marked: boolean; structRoles: string }> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const document = await pdfjs.getDocument({ data: new Uint8Array(bytes), useSystemFonts: false }).promise;
   const page = await document.getPage(1);
   const text = (await page.getTextContent()).items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  const links = ((await page.getAnnotations()) as { subtype: string; url?: string }[]).flatMap((annotation) => (annotation.subtype === 'Link' && annotation.url ? [annotation.url] : []));
   const marked = (await document.getMarkInfo())?.Marked === true;
   const structRoles = JSON.stringify(await page.getStructTree());
   await document.destroy();
-  return { text, marked, structRoles };
+  return { text, links, marked, structRoles };
 }
 
 describe('a donation gets its receipt', () => {
@@ -52,13 +53,19 @@ describe('a donation gets its receipt', () => {
     expect(pdf.headers['cache-control']).toBe('private, no-store');
     expect(pdf.headers['content-disposition']).toMatch(/^inline; filename="receipt-\d{4}-\d{6}\.pdf"$/);
 
-    const { text, marked, structRoles } = await readPdf(pdf.rawPayload);
+    const { text, links, marked, structRoles } = await readPdf(pdf.rawPayload);
     const year = new Date().getUTCFullYear();
     expect(text).toContain('Reef Trust Ltd');
     expect(text).toContain(`${year}-000001`);
     expect(text).toContain('$42.50 USD');
     expect(text).toContain('Ana Reef (anonymous gift)');
     expect(text).toMatch(/consult a tax advisor/);
+    // Decision 0121: "Download this receipt again" links this PDF's own link, which is not printed; the receipts page,
+    // which a paper copy can type, is printed and linked.
+    expect(text).toContain('Download this receipt again');
+    expect(text).toContain('Or get your receipts again at https://give.example.org/donate/receipts');
+    expect(text).not.toContain(receiptUrl.split('/').at(-1));
+    expect(links).toEqual([`https://give.example.org${receiptUrl}`, 'https://give.example.org/donate/receipts']);
     // Tagged PDF: the catalog's MarkInfo says Marked, and a StructTreeRoot gives the page its structure.
     expect(marked).toBe(true);
     expect(pdf.rawPayload.toString('latin1')).toMatch(/\/StructTreeRoot/);
@@ -133,6 +140,8 @@ describe('a donation gets its receipt', () => {
     expect(pdf.text).toContain(`de ${new Intl.DateTimeFormat('es', { month: 'long', timeZone: 'UTC' }).format(new Date())} de`);
     expect(pdf.text).toContain('Próximo cobro');
     expect(pdf.text).not.toContain('Amount');
+    expect(pdf.text).toContain('O vuelve a pedir tus recibos en https://give.example.org/es/donate/receipts');
+    expect(pdf.links).toEqual([expect.stringMatching(/^https:\/\/give\.example\.org\/api\/receipts\/pdf\/[\w-]+\.\d+\.[\w-]{32}$/), 'https://give.example.org/es/donate/receipts']);
   });
 
   it('shows the gift, the card fee covered and the total of a donor who covered the fee, in the e-mail and the PDF (issue #23)', async () => {

@@ -68,7 +68,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
         request.log.info({ statusCode: 404 }, 'Receipt link refused (malformed, forged, expired or unknown)');
         return reply.code(404).send(apiError(NOT_FOUND_MESSAGE));
       }
-      const pdf = await renderReceiptPdf(receipt, { organization, pdfUrl: receiptPdfUrl(publicUrl, request.params.token) });
+      const pdf = await renderReceiptPdf(receipt, { organization, pdfUrl: receiptPdfUrl(publicUrl, request.params.token), publicUrl });
       request.log.info({ donationId: receipt.donationId }, 'Receipt PDF downloaded');
       return reply
         .code(200)

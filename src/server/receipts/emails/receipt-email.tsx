@@ -1,12 +1,12 @@
 import { Button, Heading, Link, Section, Text } from '@react-email/components';
 import { type Locale, SOURCE_LOCALE } from '../../../shared/i18n/locales';
-import { localizedPath } from '../../../shared/i18n/locale-paths';
-import { DOWNLOAD_RECEIPT_LABEL, RECEIPTS_PAGE_PATH } from '../../../shared/receipts';
+import { DOWNLOAD_RECEIPT_LABEL } from '../../../shared/receipts';
 import { serverI18n } from '../../i18n/catalogues';
 import type { OrganizationProfile } from '../../platform/config';
 import { keptAmountCents } from '../../ledger/kept-amount';
 import { formatAmountCents, formatReceiptDate, giftDateOf, receiptLines, taxStatementIn, type RecurringReceiptNote } from '../receipt-view';
 import type { ReceiptDetails, RefundNoticeDetails } from '../repository';
+import { receiptsPageUrl } from '../receipt-link';
 import { LabelledLines } from './labelled-lines';
 import { EmailLayout } from './layout';
 
@@ -22,7 +22,7 @@ export interface EmailContext {
  * (`<publicUrl>/es/donate/receipts`), which the footer links. `publicUrl` is PUBLIC_URL.
  */
 export function emailContextIn(organization: OrganizationProfile, publicUrl: string, locale: Locale): EmailContext {
-  return { organization, receiptsPageUrl: new URL(localizedPath(locale, RECEIPTS_PAGE_PATH), publicUrl).toString() };
+  return { organization, receiptsPageUrl: receiptsPageUrl(publicUrl, locale) };
 }
 
 /** The link text of a receipt's PDF, the same in the e-mail and on the thank-you page (issue #12; shared). */

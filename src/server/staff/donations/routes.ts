@@ -165,7 +165,7 @@ export const staffDonationRoutes: FastifyPluginAsyncZod<StaffDonationsOptions> =
       const receipt = UUID_PATTERN.test(request.params.id) ? await findReceiptByDonationId(db, request.params.id) : undefined;
       if (!receipt) return reply.code(404).send(apiError(NO_RECEIPT_PDF_MESSAGE));
       const pdfUrl = receiptPdfUrl(options.publicUrl, options.links.sign(receipt.transactionId, clock.now()));
-      const pdf = await renderReceiptPdf(receipt, { organization: options.organization, pdfUrl });
+      const pdf = await renderReceiptPdf(receipt, { organization: options.organization, pdfUrl, publicUrl: options.publicUrl });
       return reply.code(200).type('application/pdf').header('content-disposition', `inline; filename="receipt-${receipt.number}.pdf"`).send(pdf);
     },
   );
