@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { deflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
 
 /**
@@ -130,16 +131,219 @@ function boundLayoutCaches(): void {
   }
 }
 
-/** What of pdfkit's document this module reaches: the font `font()` made current, an `EmbeddedFont` with its layout cache. */
-interface DocumentWithEmbeddedFont {
-  _font?: { layoutCache?: Record<string, unknown> };
+/** A PDF object of pdfkit's (PDFReference): its dictionary, and a stream's chunks until it is written (`finalize`). */
+interface PdfObject {
+  data: Record<string, unknown>;
+  buffer: Uint8Array[];
+  end(chunk?: Uint8Array): void;
+  finalize(): void;
+}
+
+/** What of pdfkit's document this module reaches: `ref()`, the PDF/A subset option, and the font `font()` made current. */
+interface PdfDocumentInternals {
+  ref(data?: Record<string, unknown>): PdfObject;
+  subset?: unknown;
+  _font?: EmbeddedFontInternals;
 }
 
 /**
- * Registers Body and Bold in `doc` (a new pdfkit document, before any text) and gives each the family's shared layout
- * cache. Leaves Body the current font; every text of the receipt names its family. Throws when pdfkit does not expose
- * the embedded font's cache as this version does (`_font.layoutCache`), so an upgrade that changes it fails the tests
- * instead of silently shaping every word again.
+ * What of pdfkit's EmbeddedFont (one family in one document) this module reaches: its layout cache, its fontkit subset
+ * (glyph ids in the order the document met them), the code points of each subset glyph (its ToUnicode map), its
+ * dictionary object, `encode` (what drawing a text does to the subset) and `embed` (run when the document ends).
+ */
+interface EmbeddedFontInternals {
+  document: PdfDocumentInternals;
+  /** The fontkit font (for a family registered by registerReceiptFonts, the process's one). */
+  font: object;
+  layoutCache?: Record<string, unknown>;
+  /** 1000 / the font's units per em: a glyph's advance in the PDF's text space. */
+  scale: number;
+  subset: { glyphs: number[]; cff?: unknown; includeGlyph(glyphId: number): number };
+  /** By subset glyph id: its advance (text space) and its code points, set at its first use in the document. */
+  widths: number[];
+  unicode: number[][];
+  dictionary: PdfObject;
+  layout(text: string): { glyphs: readonly LaidOutGlyph[] };
+  embed(): unknown;
+}
+
+/** A glyph as fontkit's shaping gives it: its id in the font, the text it stands for, and its advance (font units). */
+interface LaidOutGlyph {
+  id: number;
+  codePoints: number[];
+  advanceWidth: number;
+}
+
+/** The embedded font `font()` made current in `doc`; throws when pdfkit no longer keeps it where this version does. */
+function currentFontOf(doc: PDFKit.PDFDocument): EmbeddedFontInternals {
+  const font = (doc as unknown as PdfDocumentInternals)._font;
+  if (!font || typeof font.layoutCache !== 'object' || !Array.isArray(font.subset?.glyphs) || !Array.isArray(font.widths) || typeof font.embed !== 'function') {
+    throw new Error('pdfkit no longer keeps its embedded font, layout cache and subset as this version does');
+  }
+  return font;
+}
+
+/** ASCII's letters and digits. */
+const ASCII_LETTERS_AND_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * The glyphs every receipt's subset of a family starts with, in this order (decision 0122): what the receipt's changing
+ * texts usually need, so that most receipts' subsets are the same glyphs and their font objects can be written from
+ * the process's copy. Bold prints the organisation's name, the title and the labels: fixed texts but the receipt
+ * number in the title. Body prints the donor's texts (name, amount, date, ids): ASCII, the letters and marks of Spanish
+ * (the site's second language) and the typographic punctuation a name or an address holds.
+ */
+const SUBSET_REPERTOIRE: Readonly<Record<PdfFontFamily, string>> = {
+  Bold: '0 1 2 3 4 5 6 7 8 9 -',
+  Body: [...`${ASCII_LETTERS_AND_DIGITS}áéíóúüñÁÉÍÓÚÜÑ!$&'()*,-./:;?@_·‘’“”–—€`].join(' '),
+};
+
+/** Each repertoire's glyphs by fontkit font, shaped once per font (once per process for the process's fonts). */
+const repertoireGlyphs = new WeakMap<object, readonly LaidOutGlyph[]>();
+
+/**
+ * Puts the glyphs of each family's repertoire (SUBSET_REPERTOIRE) first in `doc`'s subsets, as drawing those texts
+ * would, before any text is drawn (decision 0122); a glyph's code points in the ToUnicode map are then the
+ * repertoire's, as pdfkit keeps those of a glyph's first use in a document. Call it once the families are registered
+ * (by registerReceiptFonts, or pdfkit's own registration). Leaves the last family current.
+ */
+export function startReceiptSubsets(doc: PDFKit.PDFDocument): void {
+  for (const family of Object.keys(SUBSET_REPERTOIRE) as PdfFontFamily[]) {
+    doc.font(family);
+    const font = currentFontOf(doc);
+    let glyphs = repertoireGlyphs.get(font.font);
+    if (!glyphs) repertoireGlyphs.set(font.font, (glyphs = font.layout(SUBSET_REPERTOIRE[family]).glyphs));
+    // NOTE: what pdfkit's EmbeddedFont.encode records of each glyph of a text it draws; the repertoire is not drawn.
+    for (const glyph of glyphs) {
+      const subsetId = font.subset.includeGlyph(glyph.id);
+      font.widths[subsetId] ??= glyph.advanceWidth * font.scale;
+      font.unicode[subsetId] ??= glyph.codePoints;
+    }
+  }
+}
+
+/**
+ * The objects pdfkit writes for one font subset (EmbeddedFont.embed), kept to be written again: the font program
+ * (FontFile2) and the ToUnicode map compressed as pdfkit compresses them (zlib's deflate, its default level), the
+ * dictionaries as pdfkit made them (their references to the other objects are replaced when written).
+ */
+interface EmbeddedFontObjects {
+  fontFile: Uint8Array;
+  descriptor: Record<string, unknown>;
+  descendant: Record<string, unknown>;
+  toUnicode: Uint8Array;
+  dictionary: Record<string, unknown>;
+}
+
+/** Most subsets a family's copy keeps (a receipt with a glyph outside the repertoire makes a subset of its own). */
+const MAX_CACHED_SUBSETS = 32;
+const embeddedObjects: Record<PdfFontFamily, Map<string, EmbeddedFontObjects>> = { Body: new Map(), Bold: new Map() };
+
+/** What a subset's font objects are made from: its glyph ids in order, and each one's code points (the ToUnicode map). */
+function subsetKey(font: EmbeddedFontInternals): string {
+  return `${font.subset.glyphs.join(',')}/${font.unicode.map((codePoints) => codePoints.join(' ')).join(',')}`;
+}
+
+/**
+ * Runs pdfkit's own `embed` of `font` and returns what it wrote, for the next document with the same subset. Throws
+ * when pdfkit made other objects than this version does (a font program, its descriptor, the descendant font, the
+ * ToUnicode map, all compressed), so an upgrade that changes them fails the tests instead of writing stale ones.
+ */
+function embedAndRecord(font: EmbeddedFontInternals, embed: () => unknown): EmbeddedFontObjects {
+  const { document } = font;
+  const made: PdfObject[] = [];
+  const streams = new Map<PdfObject, Uint8Array>();
+  const ref = document.ref;
+  document.ref = (data) => {
+    const object = ref.call(document, data);
+    const finalize = object.finalize;
+    // NOTE: a stream's chunks are what pdfkit compresses when it writes the object.
+    object.finalize = () => {
+      streams.set(object, Buffer.concat(object.buffer));
+      finalize.call(object);
+    };
+    made.push(object);
+    return object;
+  };
+  try {
+    embed.call(font);
+  } finally {
+    delete (document as Partial<PdfDocumentInternals>).ref;
+  }
+  const [fontFile, descriptor, descendant, toUnicode] = made;
+  const fontFileBytes = fontFile && streams.get(fontFile);
+  const toUnicodeBytes = toUnicode && streams.get(toUnicode);
+  const dictionary = font.dictionary.data;
+  if (
+    made.length !== 4 ||
+    !fontFileBytes ||
+    !toUnicodeBytes ||
+    fontFile.data.Filter !== 'FlateDecode' ||
+    toUnicode.data.Filter !== 'FlateDecode' ||
+    descriptor?.data.FontFile2 !== fontFile ||
+    descendant?.data.FontDescriptor !== descriptor ||
+    (dictionary.DescendantFonts as unknown[] | undefined)?.[0] !== descendant ||
+    dictionary.ToUnicode !== toUnicode
+  ) {
+    throw new Error('pdfkit no longer embeds a font as this version does (EmbeddedFont.embed)');
+  }
+  return {
+    fontFile: deflateSync(fontFileBytes),
+    descriptor: { ...descriptor.data },
+    descendant: { ...descendant.data },
+    toUnicode: deflateSync(toUnicodeBytes),
+    dictionary: { ...dictionary },
+  };
+}
+
+/**
+ * Writes `objects` for `font` in its document: the same objects, in the same order and with the same dictionaries, as
+ * pdfkit's `embed` writes for that subset, the streams already compressed (a `Filter` given when the object is made
+ * tells pdfkit not to compress it again).
+ */
+function writeRecorded(font: EmbeddedFontInternals, objects: EmbeddedFontObjects): void {
+  const { document } = font;
+  const fontFile = document.ref({ Length: 0, Filter: 'FlateDecode' });
+  fontFile.end(objects.fontFile);
+  const descriptor = document.ref({ ...objects.descriptor, FontFile2: fontFile });
+  descriptor.end();
+  const descendant = document.ref({ ...objects.descendant, FontDescriptor: descriptor });
+  descendant.end();
+  const toUnicode = document.ref({ Length: 0, Filter: 'FlateDecode' });
+  toUnicode.end(objects.toUnicode);
+  font.dictionary.data = { ...objects.dictionary, DescendantFonts: [descendant], ToUnicode: toUnicode };
+  font.dictionary.end();
+}
+
+/**
+ * `font`'s embedding with the family's copies (issue #39, decision 0122): a subset met before (same glyphs, same code
+ * points) is written from the copy, without fontkit encoding the subset, pdfkit building its ToUnicode map, or zlib
+ * compressing either; a new subset is embedded by pdfkit and copied. A PDF/A document (a CIDSet) or a CFF font is left
+ * to pdfkit.
+ */
+function embedWithCopies(family: PdfFontFamily, font: EmbeddedFontInternals, embed: () => unknown): void {
+  if (font.document.subset || font.subset.cff) {
+    embed.call(font);
+    return;
+  }
+  const key = subsetKey(font);
+  const copies = embeddedObjects[family];
+  const objects = copies.get(key);
+  if (objects) {
+    writeRecorded(font, objects);
+    return;
+  }
+  const recorded = embedAndRecord(font, embed);
+  if (copies.size >= MAX_CACHED_SUBSETS) copies.delete(copies.keys().next().value as string);
+  copies.set(key, recorded);
+}
+
+/**
+ * Registers Body and Bold in `doc` (a new pdfkit document, before any text), gives each the family's shared layout
+ * cache, and has each embedded from the family's copies of the font objects it wrote before (embedWithCopies). Leaves
+ * Body the current font; every text of the receipt names its family. Throws when pdfkit does not expose the embedded
+ * font's cache, subset and `embed` as this version does (currentFontOf), so an upgrade that changes them fails the
+ * tests instead of silently shaping every word again.
  * NOTE: pdfkit takes a parsed fontkit font as well as bytes (PDFFontFactory.open); its types name only bytes.
  */
 export function registerReceiptFonts(doc: PDFKit.PDFDocument): void {
@@ -147,8 +351,9 @@ export function registerReceiptFonts(doc: PDFKit.PDFDocument): void {
   for (const family of Object.keys(FONTS) as PdfFontFamily[]) {
     doc.registerFont(family, FONTS[family] as unknown as Buffer);
     doc.font(family);
-    const embedded = (doc as unknown as DocumentWithEmbeddedFont)._font;
-    if (!embedded || typeof embedded.layoutCache !== 'object') throw new Error('pdfkit no longer keeps a layout cache on its embedded font');
+    const embedded = currentFontOf(doc);
     embedded.layoutCache = sharedLayouts[family];
+    const embed = embedded.embed;
+    embedded.embed = () => embedWithCopies(family, embedded, embed);
   }
 }

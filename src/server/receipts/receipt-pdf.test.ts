@@ -10,8 +10,9 @@ import type { ReceiptDetails } from './repository';
 
 /**
  * The receipt PDF's per-process caches (issue #39, decision 0118: each glyph's outline parsed once, each word shaped
- * once per process) change nothing in a PDF: a receipt drawn among hundreds of others, names in every script the fonts
- * carry, has the bytes pdfkit gives it with the font files registered afresh.
+ * once per process; decision 0122: the font objects of a subset written from the copy of the first document that had
+ * it) change nothing in a PDF: a receipt drawn among hundreds of others, names in every script the fonts carry, has
+ * the bytes pdfkit gives it with the font files registered afresh.
  */
 
 const organization = { legalName: 'Reef Trust Ltd', address: '1 Coral Street, Belize City', taxId: 'BZ-123' } as OrganizationProfile;
@@ -66,6 +67,18 @@ describe('the receipt PDF', () => {
       const options = { organization, publicUrl: 'https://give.example.org', pdfUrl: `https://give.example.org/api/receipts/pdf/${receipt.transactionId}.1764288000.${'AbC9_-'.repeat(5)}${n}` };
       const cached = await renderReceiptPdf(receipt, options);
       if (n % 10 === 0) expect(withoutTimestamps(cached), receipt.number).toBe(withoutTimestamps(await renderReceiptPdf(receipt, { ...options, registerFonts: registerFontFiles })));
+    }
+  });
+
+  it('writes the font objects of a subset met before as pdfkit writes them (decision 0122)', async () => {
+    const random = seededRandom(122);
+    for (let n = 1; n <= 20; n += 1) {
+      const receipt = { ...receiptNumber(n, random), donorName: n % 2 === 0 ? 'Zoë Łukasz' : 'Ana María Pérez' };
+      const options = { organization, publicUrl: 'https://give.example.org', pdfUrl: 'https://give.example.org/api/receipts/pdf/x' };
+      // The second drawing of a receipt has the first one's subsets: its font objects are written from the copies.
+      await renderReceiptPdf(receipt, options);
+      const again = await renderReceiptPdf(receipt, options);
+      expect(withoutTimestamps(again), receipt.number).toBe(withoutTimestamps(await renderReceiptPdf(receipt, { ...options, registerFonts: registerFontFiles })));
     }
   });
 });

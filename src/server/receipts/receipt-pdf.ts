@@ -4,7 +4,7 @@ import { serverI18n } from '../i18n/catalogues';
 import type { OrganizationProfile } from '../platform/config';
 import { receiptLines, taxStatementIn, type RecurringReceiptNote } from './receipt-view';
 import type { ReceiptDetails } from './repository';
-import { registerReceiptFonts } from './pdf-fonts';
+import { registerReceiptFonts, startReceiptSubsets } from './pdf-fonts';
 import { receiptsPageUrl } from './receipt-link';
 
 /**
@@ -83,6 +83,7 @@ export function renderReceiptPdf(
     doc.on('error', reject);
   });
   registerFonts(doc);
+  startReceiptSubsets(doc);
   const width = PAGE_SIZE[0] - 2 * MARGIN;
 
   const root = doc.struct('Document');
