@@ -147,9 +147,10 @@ interface PdfDocumentInternals {
 }
 
 /**
- * What of pdfkit's EmbeddedFont (one family in one document) this module reaches: its layout cache, its fontkit subset
- * (glyph ids in the order the document met them), the code points of each subset glyph (its ToUnicode map), its
- * dictionary object, `encode` (what drawing a text does to the subset) and `embed` (run when the document ends).
+ * What of pdfkit's EmbeddedFont (one family in one document) this module reaches: its fontkit font, layout cache and
+ * scale, its fontkit subset (glyph ids in the order the document met them), each subset glyph's width and code points
+ * (its W array and ToUnicode map), its dictionary object, `layout` (a text's glyphs, through the layout cache) and
+ * `embed` (run when the document ends).
  */
 interface EmbeddedFontInternals {
   document: PdfDocumentInternals;
@@ -235,7 +236,7 @@ interface EmbeddedFontObjects {
   dictionary: Record<string, unknown>;
 }
 
-/** Most subsets a family's copy keeps (a receipt with a glyph outside the repertoire makes a subset of its own). */
+/** Most subsets a family's copies keep, the least recently met dropped first (a glyph outside the repertoire makes a subset of its own). */
 const MAX_CACHED_SUBSETS = 32;
 const embeddedObjects: Record<PdfFontFamily, Map<string, EmbeddedFontObjects>> = { Body: new Map(), Bold: new Map() };
 
@@ -330,6 +331,9 @@ function embedWithCopies(family: PdfFontFamily, font: EmbeddedFontInternals, emb
   const copies = embeddedObjects[family];
   const objects = copies.get(key);
   if (objects) {
+    // The copy moves to the end of the map: the least recently met subset goes first.
+    copies.delete(key);
+    copies.set(key, objects);
     writeRecorded(font, objects);
     return;
   }
