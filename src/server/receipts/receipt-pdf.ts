@@ -18,7 +18,7 @@ const PAGE_SIZE: [number, number] = [595.28, 792];
 const MARGIN = 56;
 const TEAL = '#00695c';
 
-/** Everything one PDF needs besides the receipt: the organisation profile and the link to this PDF. */
+/** Everything one PDF needs besides the receipt: the organisation profile, the link to this PDF and the site's URL. */
 export interface ReceiptPdfOptions {
   organization: OrganizationProfile;
   /**
